@@ -1,0 +1,16 @@
+//! Sokoban rules and formats: the board and position model, legal moves and pushes,
+//! game history (undo, redo, restart), and every level and solution format the product
+//! reads and writes (XSB, run-length, MF8 / SokoPlayer URLs, SokobanScript URLs,
+//! collections, LURD). Plain Rust: no browser or wasm dependency.
+
+pub mod board;
+pub mod error;
+pub mod format;
+pub mod game;
+pub mod grid;
+pub mod lurd;
+
+pub use board::{Board, Cell, Dir, Level, Move, Position, Square, MAX_COLS, MAX_ROWS};
+pub use error::{Error, ErrorKind, Result};
+pub use game::Game;
+pub use grid::{Grid, Tile};

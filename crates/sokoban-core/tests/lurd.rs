@@ -1,0 +1,162 @@
+//! LURD solutions: parsing, printing, run-length notation and errors.
+
+use sokoban_core::format::{detect, parse_input, parse_level, Format, Input};
+use sokoban_core::lurd::{is_lurd, parse_lurd, to_lurd, to_rle_lurd};
+use sokoban_core::{Dir, ErrorKind, Game, Move};
+
+/// A tiny xorshift generator, so the property tests need no dependency.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn mv(c: char) -> Move {
+    Move { dir: Dir::from_lurd(c).unwrap(), push: c.is_ascii_uppercase() }
+}
+
+fn moves(letters: &str) -> Vec<Move> {
+    letters.chars().map(mv).collect()
+}
+
+/// Random moves with long runs now and then, so counts of several digits occur.
+fn random_moves(rng: &mut XorShift) -> Vec<Move> {
+    let len = rng.below(60) as usize;
+    let mut out = Vec::new();
+    while out.len() < len {
+        let m = Move { dir: Dir::from_index(rng.below(4) as usize), push: rng.below(3) == 0 };
+        let run = match rng.below(10) {
+            0 => 1 + rng.below(150) as usize,
+            1..=3 => 2 + rng.below(4) as usize,
+            _ => 1,
+        };
+        out.extend(std::iter::repeat_n(m, run));
+    }
+    out
+}
+
+#[test]
+fn test_parse_and_print() {
+    let m = parse_lurd("luRD").unwrap();
+    assert_eq!(
+        m,
+        [
+            Move { dir: Dir::Left, push: false },
+            Move { dir: Dir::Up, push: false },
+            Move { dir: Dir::Right, push: true },
+            Move { dir: Dir::Down, push: true },
+        ]
+    );
+    assert_eq!(to_lurd(&m), "luRD");
+    assert_eq!(to_rle_lurd(&m), "luRD");
+    // Whitespace and line breaks are ignored.
+    assert_eq!(parse_lurd(" lu\n RD\r\n\t").unwrap(), m);
+    assert_eq!(parse_lurd("").unwrap(), []);
+    assert_eq!(to_lurd(&[]), "");
+    assert_eq!(to_rle_lurd(&[]), "");
+}
+
+#[test]
+fn test_run_length() {
+    assert_eq!(parse_lurd("3l2U").unwrap(), moves("lllUU"));
+    assert_eq!(parse_lurd("12r").unwrap(), moves(&"r".repeat(12)));
+    assert_eq!(to_rle_lurd(&moves("lllUUrDDDDDDDDDDDDl")), "3l2Ur12Dl");
+    // Case matters for runs: a walk and a push are different letters.
+    assert_eq!(to_rle_lurd(&moves("llLL")), "2l2L");
+    // Counts split by whitespace still read as one number.
+    assert_eq!(parse_lurd("1 2d").unwrap(), moves(&"d".repeat(12)));
+}
+
+#[test]
+fn test_groups() {
+    assert_eq!(parse_lurd("3(lu)").unwrap(), moves("lululu"));
+    assert_eq!(parse_lurd("(lu)").unwrap(), moves("lu"));
+    assert_eq!(parse_lurd("2(r2(Ud))L").unwrap(), moves("rUdUdrUdUdL"));
+    assert_eq!(parse_lurd("2(3l)").unwrap(), moves("llllll"));
+    assert_eq!(parse_lurd("0(lu)r").unwrap(), moves("r"));
+    assert_eq!(parse_lurd("x2( l )").err().map(|e| e.kind), Some(ErrorKind::BadSolution));
+}
+
+#[test]
+fn test_random_round_trips() {
+    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    for case in 0..500 {
+        let m = random_moves(&mut rng);
+        let plain = to_lurd(&m);
+        assert_eq!(plain.chars().count(), m.len());
+        assert_eq!(parse_lurd(&plain).unwrap(), m, "case {case}: {plain}");
+        let rle = to_rle_lurd(&m);
+        assert!(rle.len() <= plain.len().max(1), "case {case}: {rle}");
+        assert_eq!(parse_lurd(&rle).unwrap(), m, "case {case}: {rle}");
+        // No letter is followed by the same letter in run-length output.
+        let letters: Vec<char> = rle.chars().filter(|c| c.is_ascii_alphabetic()).collect();
+        assert!(letters.windows(2).all(|w| w[0] != w[1]), "case {case}: {rle}");
+        // Wrapped in a group and repeated, then spread over lines.
+        let doubled = format!("2({rle})");
+        assert_eq!(parse_lurd(&doubled).unwrap(), [m.clone(), m.clone()].concat());
+        let wrapped: String = plain
+            .chars()
+            .enumerate()
+            .flat_map(|(i, c)| if i % 7 == 6 { vec![c, '\n'] } else { vec![c] })
+            .collect();
+        assert_eq!(parse_lurd(&wrapped).unwrap(), m);
+        if !m.is_empty() {
+            assert_eq!(detect(&rle), Format::Lurd, "case {case}: {rle}");
+            assert!(is_lurd(&wrapped));
+        }
+    }
+}
+
+#[test]
+fn test_errors() {
+    let e = parse_lurd("luxR").unwrap_err();
+    assert_eq!(e.kind, ErrorKind::BadSolution);
+    assert!(e.message.contains("'x'") && e.message.contains("position 3"), "{}", e.message);
+    // Positions count whitespace.
+    let e = parse_lurd("lu\n  rr?").unwrap_err();
+    assert!(e.message.contains("'?'") && e.message.contains("position 8"), "{}", e.message);
+    let e = parse_lurd("lu3").unwrap_err();
+    assert_eq!(e.kind, ErrorKind::BadSolution);
+    assert!(e.message.contains("count at position 3"), "{}", e.message);
+    let e = parse_lurd("l(ur").unwrap_err();
+    assert!(
+        e.message.contains("never closed") && e.message.contains("position 2"),
+        "{}",
+        e.message
+    );
+    let e = parse_lurd("lu)r").unwrap_err();
+    assert!(e.message.contains("')' at position 3"), "{}", e.message);
+    let e = parse_lurd("2(3)").unwrap_err();
+    assert!(e.message.contains("count at position 3"), "{}", e.message);
+    let e = parse_lurd("999999999(999999999l)").unwrap_err();
+    assert_eq!(e.kind, ErrorKind::BadSolution);
+    assert!(e.message.contains("too many moves"), "{}", e.message);
+    let e = parse_lurd(&format!("{}l{}", "(".repeat(100), ")".repeat(100))).unwrap_err();
+    assert!(e.message.contains("nested too deeply"), "{}", e.message);
+}
+
+#[test]
+fn test_solution_input_and_check() {
+    let level = parse_level("#######\n#@ $ .#\n#######").unwrap();
+    let Input::Solution(m) = parse_input("  r\nR  R\n").unwrap() else {
+        panic!("a solution");
+    };
+    assert_eq!(m, moves("rRR"));
+    let mut game = Game::new(level.clone());
+    // The push flags are as written; the game checks them.
+    assert!(game.check_moves(&moves("rrr")).is_err());
+    game.play(&m).unwrap();
+    assert!(game.is_solved());
+    assert_eq!(parse_input("r2R").unwrap(), Input::Solution(m));
+}
