@@ -1,0 +1,171 @@
+//! PI-corral pruning.
+//!
+//! A corral is a connected area of free squares the player cannot reach; its barrier is
+//! the set of boxes next to it. It is a PI-corral when
+//! - (I) no barrier box can ever be pushed anywhere but into the corral — counting walls,
+//!   barrier boxes and dead squares as blocking and every other box as movable — and
+//! - (P) the player can reach the square behind every such inward push right now
+//!   (pushes whose square behind is a wall or a barrier box are impossible until the
+//!   barrier changes, so they need no access).
+//!
+//! If the corral still has work in it (a barrier box off its goal, or an empty goal inside),
+//! every solution must at some point push a barrier box; the first such push goes into the
+//! corral (I) and is already possible now (P), and it can be moved to the front of the
+//! solution without changing the push count: the pushes before it never touch the corral
+//! area, and freeing the barrier square only enlarges the player's area. So only the
+//! corral's inward pushes need to be searched — push-optimality is kept. A PI-corral with
+//! no inward push at all can never be opened: the position is a deadlock.
+
+use crate::problem::{Problem, NONE};
+
+/// What the corral analysis found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// No PI-corral: search every push.
+    All,
+    /// Search only the pushes left in the output list.
+    Only,
+    /// A PI-corral that can never be opened: prune the node.
+    Deadlock,
+}
+
+/// Scratch space for corral analysis (one per search; no allocation per node).
+pub struct Corrals {
+    label: Vec<u32>,
+    box_mark: Vec<u32>,
+    next: u32,
+    stack: Vec<u16>,
+    barrier: Vec<u16>,
+    pushes: Vec<(u16, u8)>,
+}
+
+impl Corrals {
+    /// Scratch for a problem with `n` squares.
+    pub fn new(n: usize) -> Corrals {
+        Corrals {
+            label: vec![0; n],
+            box_mark: vec![0; n],
+            next: 0,
+            stack: Vec::with_capacity(n),
+            barrier: Vec::new(),
+            pushes: Vec::new(),
+        }
+    }
+
+    fn fresh(&mut self) -> u32 {
+        self.next = self.next.wrapping_add(1);
+        if self.next == 0 {
+            self.label.fill(0);
+            self.box_mark.fill(0);
+            self.next = 1;
+        }
+        self.next
+    }
+
+    /// Analyse the corrals of a position. `box_at[s] != NONE` where a box stands;
+    /// `reach[s] == stamp` where the player can go. On [`Verdict::Only`], `out` holds the
+    /// pushes (box square, direction) of the PI-corral with the fewest of them.
+    pub fn analyse(
+        &mut self,
+        p: &Problem,
+        box_at: &[u16],
+        reach: &[u32],
+        stamp: u32,
+        out: &mut Vec<(u16, u8)>,
+    ) -> Verdict {
+        let n = p.n;
+        let base = self.next.wrapping_add(1);
+        let mut best: Option<usize> = None;
+        out.clear();
+        for s0 in 0..n {
+            if box_at[s0] != NONE || reach[s0] == stamp {
+                continue;
+            }
+            let l = self.label[s0];
+            if l >= base && l <= self.next && self.next >= base {
+                continue; // already in a corral of this node
+            }
+            let id = self.fresh();
+            // Flood the corral area and collect its barrier boxes.
+            self.barrier.clear();
+            let mut unfinished = false;
+            self.stack.clear();
+            self.stack.push(s0 as u16);
+            self.label[s0] = id;
+            while let Some(x) = self.stack.pop() {
+                if p.is_goal[x as usize] {
+                    unfinished = true; // an empty goal inside
+                }
+                for &y in &p.nbr[x as usize] {
+                    if y == NONE {
+                        continue;
+                    }
+                    let yu = y as usize;
+                    if box_at[yu] != NONE {
+                        if self.box_mark[yu] != id {
+                            self.box_mark[yu] = id;
+                            self.barrier.push(y);
+                        }
+                    } else if self.label[yu] != id {
+                        self.label[yu] = id;
+                        self.stack.push(y);
+                    }
+                }
+            }
+            // Check the I and P conditions.
+            self.pushes.clear();
+            let mut pi = true;
+            'boxes: for &b in &self.barrier {
+                if !p.is_goal[b as usize] {
+                    unfinished = true;
+                }
+                for d in 0..4 {
+                    let t = p.step(b, d);
+                    let s = p.step(b, (d + 2) & 3);
+                    if t == NONE || s == NONE {
+                        continue;
+                    }
+                    let s_blocked = box_at[s as usize] != NONE && self.box_mark[s as usize] == id;
+                    if s_blocked {
+                        continue;
+                    }
+                    let t_inside = box_at[t as usize] == NONE && self.label[t as usize] == id;
+                    if t_inside {
+                        if p.dead[t as usize] {
+                            continue;
+                        }
+                        if reach[s as usize] != stamp {
+                            pi = false; // P fails
+                            break 'boxes;
+                        }
+                        self.pushes.push((b, d as u8));
+                    } else {
+                        let t_blocked = (box_at[t as usize] != NONE
+                            && self.box_mark[t as usize] == id)
+                            || p.dead[t as usize];
+                        if !t_blocked {
+                            pi = false; // I fails: the box might leave sideways or outwards
+                            break 'boxes;
+                        }
+                    }
+                }
+            }
+            if !pi || !unfinished {
+                continue;
+            }
+            if self.pushes.is_empty() {
+                return Verdict::Deadlock;
+            }
+            if best.is_none_or(|k| self.pushes.len() < k) {
+                best = Some(self.pushes.len());
+                out.clear();
+                out.extend_from_slice(&self.pushes);
+            }
+        }
+        if best.is_some() {
+            Verdict::Only
+        } else {
+            Verdict::All
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! Deadlock detection: dead squares (no goal reachable by pushing) and freeze deadlocks
+//! (boxes that can never move again, not all on goals). Used by the search, and by the
+//! player page to warn about lost positions.
+
+use crate::problem::{Problem, NONE};
+use sokoban_core::{Level, Position, Square};
+
+/// True when the box on `sq` is frozen (can never move again) and it, or a box frozen
+/// together with it, is off a goal. `has_box(s)` tells whether a box stands on compact
+/// square `s`; `walls` is scratch space (left empty).
+///
+/// A box is blocked along an axis when a wall is on either side, when both sides are dead
+/// squares, or when a box on either side is itself frozen with this box counted as a wall.
+pub fn freeze_deadlock(
+    p: &Problem,
+    walls: &mut Vec<u16>,
+    has_box: &impl Fn(u16) -> bool,
+    sq: u16,
+) -> bool {
+    walls.clear();
+    let (frozen, off_goal) = frozen(p, walls, has_box, sq);
+    frozen && off_goal
+}
+
+/// (frozen, some box in the frozen group is off a goal).
+fn frozen(
+    p: &Problem,
+    walls: &mut Vec<u16>,
+    has_box: &impl Fn(u16) -> bool,
+    sq: u16,
+) -> (bool, bool) {
+    walls.push(sq);
+    let mut off = !p.is_goal[sq as usize];
+    let mut result = true;
+    // Vertical axis (Up=0, Down=2), then horizontal (Right=1, Left=3).
+    for (d1, d2) in [(0usize, 2usize), (1, 3)] {
+        match axis_blocked(p, walls, has_box, sq, d1, d2) {
+            Some(o) => off |= o,
+            None => {
+                result = false;
+                break;
+            }
+        }
+    }
+    walls.pop();
+    if result {
+        (true, off)
+    } else {
+        (false, false)
+    }
+}
+
+/// `Some(off_goal_of_boxes_used)` when the box on `sq` cannot move along the axis.
+fn axis_blocked(
+    p: &Problem,
+    walls: &mut Vec<u16>,
+    has_box: &impl Fn(u16) -> bool,
+    sq: u16,
+    d1: usize,
+    d2: usize,
+) -> Option<bool> {
+    let a = p.step(sq, d1);
+    let b = p.step(sq, d2);
+    let wall = |s: u16, w: &[u16]| s == NONE || w.contains(&s);
+    if wall(a, walls) || wall(b, walls) {
+        return Some(false);
+    }
+    if p.dead[a as usize] && p.dead[b as usize] {
+        return Some(false);
+    }
+    for s in [a, b] {
+        if has_box(s) {
+            let (f, o) = frozen(p, walls, has_box, s);
+            if f {
+                return Some(o);
+            }
+        }
+    }
+    None
+}
+
+/// Board squares (true) where a box can never reach any goal.
+pub fn dead_squares(level: &Level) -> Vec<bool> {
+    let p = Problem::new(&level.board);
+    let mut out = vec![false; level.board.len()];
+    for (c, &s) in p.board_sq.iter().enumerate() {
+        out[s] = p.dead[c] && !p.is_goal[c];
+    }
+    out
+}
+
+/// Why a box is flagged by [`deadlocked_boxes`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeadlockKind {
+    /// The box stands on a square from which no goal can be reached.
+    DeadSquare,
+    /// The box can never move again and it, or a box frozen with it, is off a goal.
+    Frozen,
+}
+
+/// Boxes of a position that are in a deadlock, with the reason, in square order.
+pub fn deadlocked_boxes(level: &Level, pos: &Position) -> Vec<(Square, DeadlockKind)> {
+    let p = Problem::new(&level.board);
+    let has_box = |s: u16| pos.boxes[p.board_sq[s as usize]];
+    let mut walls = Vec::new();
+    let mut out = Vec::new();
+    for (c, &s) in p.board_sq.iter().enumerate() {
+        if !pos.boxes[s] {
+            continue;
+        }
+        if p.dead[c] {
+            out.push((s, DeadlockKind::DeadSquare));
+        } else if freeze_deadlock(&p, &mut walls, &has_box, c as u16) {
+            out.push((s, DeadlockKind::Frozen));
+        }
+    }
+    out
+}

@@ -1,0 +1,397 @@
+//! Push-optimal Sokoban solver: IDA* over pushes with a minimum-cost matching lower bound,
+//! a transposition table keyed on boxes plus the normalized player square, dead-square and
+//! freeze-deadlock pruning, and last-pushed-box-first move ordering. Plain Rust, no browser
+//! types: the CLI calls it directly and the wasm crate runs it in a Web Worker, in slices
+//! ([`Solver::step`]) so the worker stays responsive and can be cancelled.
+//!
+//! Every solution is replayed by the rules engine ([`sokoban_core::Game`]) before it is
+//! returned.
+
+pub mod assign;
+pub mod corral;
+pub mod deadlock;
+pub mod problem;
+pub mod search;
+pub mod tt;
+
+use problem::{Problem, NONE};
+use search::{Engine, Event, Push};
+use sokoban_core::{Dir, Game, Level, Move, Position};
+
+pub use deadlock::{dead_squares, deadlocked_boxes, DeadlockKind};
+
+/// Limits and reporting cadence of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// Stop with [`Status::Limit`] after this many milliseconds (`None`: no limit).
+    pub time_limit_ms: Option<f64>,
+    /// Stop with [`Status::Limit`] after this many nodes (`None`: no limit).
+    pub node_limit: Option<u64>,
+    /// Memory for the transposition table, in MiB.
+    pub table_mib: usize,
+    /// Report progress at most this often inside an iteration, in milliseconds.
+    pub progress_interval_ms: f64,
+}
+
+impl Default for Options {
+    /// No time or node limit, a 64 MiB table, progress every 100 ms.
+    fn default() -> Self {
+        Options {
+            time_limit_ms: None,
+            node_limit: None,
+            table_mib: 64,
+            progress_interval_ms: 100.0,
+        }
+    }
+}
+
+/// A source of milliseconds (monotonic). Native code uses [`StdClock`]; the browser passes
+/// `performance.now()`.
+pub trait Clock {
+    /// Milliseconds since some fixed origin.
+    fn now_ms(&self) -> f64;
+}
+
+/// [`Clock`] over `std::time::Instant` (not available in wasm32-unknown-unknown).
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+pub struct StdClock(std::time::Instant);
+
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+impl StdClock {
+    /// A clock starting now.
+    pub fn new() -> Self {
+        StdClock(std::time::Instant::now())
+    }
+}
+
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+impl Default for StdClock {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+impl Clock for StdClock {
+    fn now_ms(&self) -> f64 {
+        self.0.elapsed().as_secs_f64() * 1000.0
+    }
+}
+
+/// A snapshot of the search, reported at the end of each iteration and periodically.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    /// IDA* iteration number (1-based).
+    pub iteration: u32,
+    /// Current threshold: no solution with fewer pushes exists.
+    pub threshold: u32,
+    /// Lower bound of the start position.
+    pub root_bound: u32,
+    /// Nodes generated in this iteration.
+    pub nodes_iteration: u64,
+    /// Nodes generated in all.
+    pub nodes: u64,
+    /// Milliseconds since the search started.
+    pub elapsed_ms: f64,
+    /// Average nodes per second so far.
+    pub nodes_per_second: f64,
+    /// Occupied transposition table slots.
+    pub table_used: usize,
+    /// Transposition table slots.
+    pub table_capacity: usize,
+    /// True when this report marks the end of an iteration.
+    pub iteration_done: bool,
+}
+
+/// Why a search stopped early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    Time,
+    Nodes,
+}
+
+/// How a search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// A push-optimal solution was found and verified.
+    Solved,
+    /// Proved: no solution exists from the position.
+    Unsolvable,
+    /// A time or node limit was reached.
+    Limit(Limit),
+    /// The caller asked to stop.
+    Cancelled,
+    /// Internal error: a solution failed verification by the rules engine (a bug; the
+    /// solution is withheld). The message is in [`Report::error`].
+    Error,
+}
+
+/// A verified solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// All moves, walks and pushes, from the position solved.
+    pub moves: Vec<Move>,
+    /// Number of pushes (optimal).
+    pub pushes: usize,
+}
+
+impl Solution {
+    /// The moves as LURD text.
+    pub fn lurd(&self) -> String {
+        self.moves.iter().map(|m| m.lurd()).collect()
+    }
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub status: Status,
+    pub solution: Option<Solution>,
+    pub nodes: u64,
+    pub elapsed_ms: f64,
+    pub iterations: u32,
+    /// Threshold reached (a proven lower bound on the pushes when not solved).
+    pub threshold: u32,
+    /// What went wrong, for [`Status::Error`].
+    pub error: Option<String>,
+}
+
+/// Why a solver could not be set up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupError(pub String);
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// What one call of [`Solver::step`] ended with.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    /// Still searching; here is the progress.
+    Running(Progress),
+    /// Finished.
+    Done(Report),
+}
+
+/// A search in progress, advanced by [`Solver::step`].
+pub struct Solver {
+    level: Level,
+    engine: Engine,
+    options: Options,
+    t0: Option<f64>,
+    last_report_ms: f64,
+    done: Option<Report>,
+}
+
+impl Solver {
+    /// Prepare a search from `pos` (any position of the level, not only its start).
+    pub fn new(level: &Level, pos: &Position, options: Options) -> Result<Solver, SetupError> {
+        let board = &level.board;
+        if pos.boxes.len() != board.len() {
+            return Err(SetupError("the position does not fit the board".into()));
+        }
+        if pos.player >= board.len() || !board.is_floor(pos.player) || pos.boxes[pos.player] {
+            return Err(SetupError("the player is not on a free floor square".into()));
+        }
+        let boxes = pos.box_squares();
+        if boxes.iter().any(|&b| !board.is_floor(b)) {
+            return Err(SetupError("a box is not on a floor square".into()));
+        }
+        if boxes.len() != board.goal_count() || boxes.is_empty() {
+            return Err(SetupError(format!(
+                "{} boxes but {} goals",
+                boxes.len(),
+                board.goal_count()
+            )));
+        }
+        let p = Problem::new(board);
+        let player = p.compact[pos.player];
+        let cboxes: Vec<u16> = boxes.iter().map(|&b| p.compact[b]).collect();
+        debug_assert!(player != NONE && cboxes.iter().all(|&b| b != NONE));
+        let bytes = options.table_mib.max(1) * 1024 * 1024;
+        let engine = Engine::new(p, player, &cboxes, bytes);
+        let mut start = level.clone();
+        start.start = pos.clone();
+        Ok(Solver { level: start, engine, options, t0: None, last_report_ms: 0.0, done: None })
+    }
+
+    /// The current progress.
+    pub fn progress(&self, clock: &dyn Clock) -> Progress {
+        let st = self.engine.stats();
+        let elapsed = self.t0.map_or(0.0, |t| clock.now_ms() - t);
+        let (used, cap) = self.engine.table_fill();
+        Progress {
+            iteration: st.iteration,
+            threshold: st.threshold,
+            root_bound: st.root_bound,
+            nodes_iteration: st.nodes_iter,
+            nodes: st.nodes,
+            elapsed_ms: elapsed,
+            nodes_per_second: if elapsed > 0.0 { st.nodes as f64 * 1000.0 / elapsed } else { 0.0 },
+            table_used: used,
+            table_capacity: cap,
+            iteration_done: false,
+        }
+    }
+
+    fn finish(&mut self, clock: &dyn Clock, status: Status, solution: Option<Solution>) -> Report {
+        let st = self.engine.stats();
+        let r = Report {
+            status,
+            solution,
+            nodes: st.nodes,
+            elapsed_ms: self.t0.map_or(0.0, |t| clock.now_ms() - t),
+            iterations: st.iteration,
+            threshold: st.threshold,
+            error: None,
+        };
+        self.done = Some(r.clone());
+        r
+    }
+
+    /// Stop the search as cancelled.
+    pub fn cancel(&mut self, clock: &dyn Clock) -> Report {
+        if let Some(r) = &self.done {
+            return r.clone();
+        }
+        self.finish(clock, Status::Cancelled, None)
+    }
+
+    /// Search for up to about `slice_ms` milliseconds (checking the clock every 1024 nodes),
+    /// returning early at the end of an iteration or when progress is due.
+    pub fn step(&mut self, clock: &dyn Clock, slice_ms: f64) -> Step {
+        if let Some(r) = &self.done {
+            return Step::Done(r.clone());
+        }
+        let now = clock.now_ms();
+        let t0 = *self.t0.get_or_insert(now);
+        let slice_end = now + slice_ms;
+        loop {
+            let st = self.engine.stats();
+            let mut budget = 1024u64;
+            if let Some(limit) = self.options.node_limit {
+                if st.nodes >= limit {
+                    let r = self.finish(clock, Status::Limit(Limit::Nodes), None);
+                    return Step::Done(r);
+                }
+                budget = budget.min(limit - st.nodes);
+            }
+            match self.engine.run(budget) {
+                Event::Budget => {}
+                Event::IterationDone => {
+                    let mut p = self.progress(clock);
+                    p.iteration_done = true;
+                    self.last_report_ms = clock.now_ms();
+                    return Step::Running(p);
+                }
+                Event::Solved(pushes) => {
+                    return Step::Done(match self.build_solution(&pushes) {
+                        Ok(sol) => self.finish(clock, Status::Solved, Some(sol)),
+                        Err(e) => {
+                            let mut r = self.finish(clock, Status::Error, None);
+                            r.error = Some(format!("the solution failed verification: {e}"));
+                            self.done = Some(r.clone());
+                            r
+                        }
+                    });
+                }
+                Event::Unsolvable => {
+                    return Step::Done(self.finish(clock, Status::Unsolvable, None));
+                }
+            }
+            let t = clock.now_ms();
+            if let Some(limit) = self.options.time_limit_ms {
+                if t - t0 >= limit {
+                    return Step::Done(self.finish(clock, Status::Limit(Limit::Time), None));
+                }
+            }
+            if t - self.last_report_ms >= self.options.progress_interval_ms || t >= slice_end {
+                self.last_report_ms = t;
+                return Step::Running(self.progress(clock));
+            }
+        }
+    }
+
+    /// Turn pushes into moves (shortest walks between pushes) and replay them.
+    fn build_solution(&self, pushes: &[Push]) -> Result<Solution, String> {
+        let board = &self.level.board;
+        let p = self.engine.problem();
+        let mut pos = self.level.start.clone();
+        let mut moves = Vec::new();
+        for push in pushes {
+            let from = p.board_sq[push.from as usize];
+            let dir = Dir::from_index(push.dir as usize);
+            let stand = board.neighbor(from, dir.opposite()).ok_or("push from off the board")?;
+            let walk = walk(board, &pos, stand).ok_or("player cannot reach the push")?;
+            for d in walk {
+                moves.push(pos.apply(board, d).ok_or("walk blocked")?);
+            }
+            let m = pos.apply(board, dir).ok_or("push blocked")?;
+            if !m.push {
+                return Err("push did not move a box".into());
+            }
+            moves.push(m);
+        }
+        let mut game = Game::new(self.level.clone());
+        game.play(&moves).map_err(|e| e.message)?;
+        if !game.is_solved() {
+            return Err("the moves do not solve the level".into());
+        }
+        Ok(Solution { pushes: game.pushes(), moves })
+    }
+}
+
+/// Shortest walk (boxes block) from the player to `target`.
+fn walk(board: &sokoban_core::Board, pos: &Position, target: usize) -> Option<Vec<Dir>> {
+    let mut prev = vec![usize::MAX; board.len()];
+    let mut queue = std::collections::VecDeque::new();
+    prev[pos.player] = pos.player;
+    queue.push_back(pos.player);
+    while let Some(s) = queue.pop_front() {
+        if s == target {
+            let mut path = Vec::new();
+            let mut c = s;
+            while c != pos.player {
+                let b = prev[c];
+                path.push(board.dir_between(b, c).expect("adjacent"));
+                c = b;
+            }
+            path.reverse();
+            return Some(path);
+        }
+        for d in Dir::ALL {
+            if let Some(t) = board.floor_neighbor(s, d) {
+                if prev[t] == usize::MAX && !pos.boxes[t] {
+                    prev[t] = s;
+                    queue.push_back(t);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Solve in one call, reporting progress; `on_progress` returns false to cancel.
+pub fn solve(
+    level: &Level,
+    pos: &Position,
+    options: Options,
+    clock: &dyn Clock,
+    mut on_progress: impl FnMut(&Progress) -> bool,
+) -> Result<Report, SetupError> {
+    let mut s = Solver::new(level, pos, options)?;
+    loop {
+        match s.step(clock, f64::INFINITY) {
+            Step::Done(r) => return Ok(r),
+            Step::Running(p) => {
+                if !on_progress(&p) {
+                    return Ok(s.cancel(clock));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! Everything the search precomputes once per level: compact square indices, neighbour
+//! tables, goals, push distances that respect where the player must stand, dead squares
+//! and Zobrist keys.
+
+use sokoban_core::{Board, Dir, Square};
+
+/// "No square" in compact tables.
+pub const NONE: u16 = u16::MAX;
+/// Distance of a box that cannot reach a goal.
+pub const INF_DIST: u16 = u16::MAX;
+
+/// The static problem: a board reduced to its floor squares, indexed `0..n`.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    /// Number of floor squares.
+    pub n: usize,
+    /// Board square of each compact square.
+    pub board_sq: Vec<Square>,
+    /// Compact index of each board square (`NONE` off the floor).
+    pub compact: Vec<u16>,
+    /// Neighbour in each direction (`Dir` order), `NONE` where there is no floor.
+    pub nbr: Vec<[u16; 4]>,
+    /// True on goal squares.
+    pub is_goal: Vec<bool>,
+    /// Goal squares, in increasing order.
+    pub goals: Vec<u16>,
+    /// `dist[j * n + s]`: fewest pushes to bring a box from `s` to goal `j` on an otherwise
+    /// empty board, starting with the player on the best side (`INF_DIST` if impossible).
+    pub dist: Vec<u16>,
+    /// True where a box can reach no goal (simple dead squares).
+    pub dead: Vec<bool>,
+    /// Zobrist keys for a box on each square.
+    pub z_box: Vec<u64>,
+    /// Zobrist keys for the (normalized) player square.
+    pub z_player: Vec<u64>,
+}
+
+/// SplitMix64, for deterministic Zobrist keys.
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Problem {
+    /// Precompute the tables of a board.
+    pub fn new(board: &Board) -> Problem {
+        let mut compact = vec![NONE; board.len()];
+        let mut board_sq = Vec::new();
+        for s in 0..board.len() {
+            if board.is_floor(s) {
+                compact[s] = board_sq.len() as u16;
+                board_sq.push(s);
+            }
+        }
+        let n = board_sq.len();
+        let nbr: Vec<[u16; 4]> = board_sq
+            .iter()
+            .map(|&s| {
+                let mut a = [NONE; 4];
+                for d in Dir::ALL {
+                    if let Some(t) = board.floor_neighbor(s, d) {
+                        a[d.index()] = compact[t];
+                    }
+                }
+                a
+            })
+            .collect();
+        let is_goal: Vec<bool> = board_sq.iter().map(|&s| board.is_goal(s)).collect();
+        let goals: Vec<u16> = (0..n as u16).filter(|&s| is_goal[s as usize]).collect();
+        let mut seed = 0x5EED_5070_BA11_u64;
+        let z_box = (0..n).map(|_| splitmix(&mut seed)).collect();
+        let z_player = (0..n).map(|_| splitmix(&mut seed)).collect();
+        let mut p = Problem {
+            n,
+            board_sq,
+            compact,
+            nbr,
+            is_goal,
+            goals,
+            dist: Vec::new(),
+            dead: Vec::new(),
+            z_box,
+            z_player,
+        };
+        let sides = p.side_classes();
+        p.dist = p.push_distances(&sides);
+        p.dead =
+            (0..n).map(|s| (0..p.goals.len()).all(|j| p.dist[j * n + s] == INF_DIST)).collect();
+        p
+    }
+
+    /// Neighbour of `s` in direction `d`.
+    #[inline(always)]
+    pub fn step(&self, s: u16, d: usize) -> u16 {
+        self.nbr[s as usize][d]
+    }
+
+    /// Fewest pushes from `s` to goal number `j`.
+    #[inline(always)]
+    pub fn dist(&self, j: usize, s: u16) -> u16 {
+        self.dist[j * self.n + s as usize]
+    }
+
+    /// For each square `b` and side `d`, a label such that two sides of `b` have the same
+    /// label exactly when the player can walk between them around a box on `b` (other
+    /// squares empty). `u8::MAX` for a side that is not floor.
+    fn side_classes(&self) -> Vec<[u8; 4]> {
+        let n = self.n;
+        let mut out = vec![[u8::MAX; 4]; n];
+        let mut mark = vec![u32::MAX; n];
+        let mut stack: Vec<u16> = Vec::with_capacity(n);
+        for b in 0..n {
+            let mut label = 0u8;
+            for d in 0..4 {
+                let s = self.nbr[b][d];
+                if s == NONE || out[b][d] != u8::MAX {
+                    continue;
+                }
+                // Flood from side d with b blocked; stamp = b*4+d.
+                let stamp = (b * 4 + d) as u32;
+                mark[s as usize] = stamp;
+                stack.clear();
+                stack.push(s);
+                while let Some(x) = stack.pop() {
+                    for &y in &self.nbr[x as usize] {
+                        if y != NONE && y as usize != b && mark[y as usize] != stamp {
+                            mark[y as usize] = stamp;
+                            stack.push(y);
+                        }
+                    }
+                }
+                for e in d..4 {
+                    let t = self.nbr[b][e];
+                    if t != NONE && mark[t as usize] == stamp {
+                        out[b][e] = label;
+                    }
+                }
+                label += 1;
+            }
+        }
+        out
+    }
+
+    /// Push distances to every goal by backward search over (box square, player side).
+    fn push_distances(&self, sides: &[[u8; 4]]) -> Vec<u16> {
+        let n = self.n;
+        let mut dist = vec![INF_DIST; self.goals.len() * n];
+        let mut state = vec![INF_DIST; n * 4];
+        let mut queue: Vec<u32> = Vec::with_capacity(n * 4);
+        for (j, &g) in self.goals.iter().enumerate() {
+            state.fill(INF_DIST);
+            queue.clear();
+            for d in 0..4 {
+                if self.nbr[g as usize][d] != NONE {
+                    state[g as usize * 4 + d] = 0;
+                    queue.push(g as u32 * 4 + d as u32);
+                }
+            }
+            let mut head = 0;
+            while head < queue.len() {
+                let st = queue[head];
+                head += 1;
+                let (b2, side) = ((st / 4) as usize, (st % 4) as usize);
+                let k = state[st as usize];
+                // The box reached b2 by a push away from `side`: it came from b = b2 + side,
+                // and the player stood at b + side before the push.
+                let b = self.nbr[b2][side];
+                if b == NONE || self.nbr[b as usize][side] == NONE {
+                    continue;
+                }
+                let b = b as usize;
+                let class = sides[b][side];
+                for t in 0..4 {
+                    if sides[b][t] == class && state[b * 4 + t] == INF_DIST {
+                        state[b * 4 + t] = k + 1;
+                        queue.push((b * 4 + t) as u32);
+                    }
+                }
+            }
+            for s in 0..n {
+                let m = (0..4).map(|d| state[s * 4 + d]).min().unwrap_or(INF_DIST);
+                dist[j * n + s] = m;
+            }
+            // A box on its goal needs no push, even where the player cannot stand beside it
+            // (a fixed box on a goal in a walled-in pocket).
+            dist[j * n + g as usize] = 0;
+        }
+        dist
+    }
+}

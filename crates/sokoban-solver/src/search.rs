@@ -1,0 +1,532 @@
+//! The IDA* engine: an explicit-stack depth-first search over pushes that can stop after
+//! any number of nodes and resume, so one thread (a Web Worker) can interleave it with
+//! message handling. No allocation per node: children, frames and bound snapshots live in
+//! arenas that grow to the deepest path once.
+
+use crate::assign::{Assignment, INF_COST};
+use crate::corral::{Corrals, Verdict};
+use crate::deadlock::freeze_deadlock;
+use crate::problem::{Problem, INF_DIST, NONE};
+use crate::tt::{Table, DEAD};
+
+/// f-value meaning "no solution below this node".
+pub const INF_F: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct Child {
+    box_id: u16,
+    dir: u8,
+    order: i16,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    g: u32,
+    /// Smallest f of the cut-off descendants: the node needs at least `min_f - g` more
+    /// (proven once the iteration ends without a solution).
+    min_f: u32,
+    child_lo: u32,
+    child_hi: u32,
+    next: u32,
+    tt_slot: u32,
+    key: u64,
+    /// The push that led here (unused at the root).
+    box_id: u16,
+    from: u16,
+    player_before: u16,
+    dir: u8,
+}
+
+/// One push of a solution: the box's square before the push (compact) and the direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Push {
+    pub from: u16,
+    pub dir: u8,
+}
+
+/// What [`Engine::run`] stopped for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The node budget of this call is used up; call again to go on.
+    Budget,
+    /// An iteration ended without a solution; the threshold was raised.
+    IterationDone,
+    /// A push-optimal solution.
+    Solved(Vec<Push>),
+    /// The search space is exhausted: no solution.
+    Unsolvable,
+}
+
+/// Search statistics.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    /// Current IDA* threshold (pushes).
+    pub threshold: u32,
+    /// Iterations started.
+    pub iteration: u32,
+    /// Nodes generated in the current iteration.
+    pub nodes_iter: u64,
+    /// Nodes generated in all.
+    pub nodes: u64,
+    /// Lower bound of the root.
+    pub root_bound: u32,
+    /// Nodes whose pushes were cut down to one PI-corral's.
+    pub corral_prunes: u64,
+    /// Nodes found dead by a PI-corral that can never be opened.
+    pub corral_deadlocks: u64,
+}
+
+/// The search state.
+pub struct Engine {
+    p: Problem,
+    boxes: Vec<u16>,
+    box_at: Vec<u16>,
+    player: u16,
+    hash: u64,
+    assign: Assignment,
+    /// Assignment snapshots, one per depth.
+    snaps: Vec<i64>,
+    snap_len: usize,
+    reach: Vec<u32>,
+    stamp: u32,
+    queue: Vec<u16>,
+    goal_of: Vec<u16>,
+    freeze_walls: Vec<u16>,
+    corrals: Corrals,
+    corral_pushes: Vec<(u16, u8)>,
+    /// PI-corral pruning on (default) or off (for measurements).
+    pub use_corrals: bool,
+    tt: Table,
+    stack: Vec<Frame>,
+    children: Vec<Child>,
+    stats: Stats,
+    started: bool,
+    finished: bool,
+}
+
+#[inline(always)]
+fn cost(p: &Problem, boxes: &[u16], i: usize, j: usize) -> i64 {
+    let d = p.dist(j, boxes[i]);
+    if d == INF_DIST {
+        INF_COST
+    } else {
+        d as i64
+    }
+}
+
+impl Engine {
+    /// An engine for a problem, a start position (compact squares), and a table size.
+    pub fn new(p: Problem, player: u16, box_squares: &[u16], tt_bytes: usize) -> Engine {
+        let n = p.n;
+        let mut box_at = vec![NONE; n];
+        let mut hash = 0u64;
+        for (i, &b) in box_squares.iter().enumerate() {
+            box_at[b as usize] = i as u16;
+            hash ^= p.z_box[b as usize];
+        }
+        let nb = box_squares.len();
+        let assign = Assignment::new(nb);
+        let snap_len = assign.saved_len();
+        Engine {
+            boxes: box_squares.to_vec(),
+            box_at,
+            player,
+            hash,
+            assign,
+            snaps: Vec::new(),
+            snap_len,
+            reach: vec![0; n],
+            stamp: 0,
+            queue: Vec::with_capacity(n),
+            goal_of: vec![0; nb],
+            freeze_walls: Vec::with_capacity(16),
+            corrals: Corrals::new(n),
+            corral_pushes: Vec::new(),
+            use_corrals: true,
+            tt: Table::with_bytes(tt_bytes),
+            stack: Vec::new(),
+            children: Vec::new(),
+            stats: Stats::default(),
+            started: false,
+            finished: false,
+            p,
+        }
+    }
+
+    /// Statistics so far.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// (used, capacity) of the transposition table.
+    pub fn table_fill(&self) -> (usize, usize) {
+        (self.tt.used(), self.tt.capacity())
+    }
+
+    /// The problem being solved.
+    pub fn problem(&self) -> &Problem {
+        &self.p
+    }
+
+    /// Flood the player's region; returns the normalized (smallest) square.
+    fn flood(&mut self) -> u16 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.reach.fill(0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        self.queue.clear();
+        self.queue.push(self.player);
+        self.reach[self.player as usize] = stamp;
+        let mut min = self.player;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let s = self.queue[head];
+            head += 1;
+            for &t in &self.p.nbr[s as usize] {
+                if t != NONE && self.reach[t as usize] != stamp && self.box_at[t as usize] == NONE {
+                    self.reach[t as usize] = stamp;
+                    self.queue.push(t);
+                    min = min.min(t);
+                }
+            }
+        }
+        min
+    }
+
+    #[inline]
+    fn key(&self, norm: u16) -> u64 {
+        self.hash ^ self.p.z_player[norm as usize]
+    }
+
+    fn bound_total(&self) -> u32 {
+        let (p, boxes) = (&self.p, &self.boxes);
+        let t = self.assign.total(&|i, j| cost(p, boxes, i, j));
+        if t >= INF_COST {
+            INF_F
+        } else {
+            t as u32
+        }
+    }
+
+    fn apply(&mut self, box_id: u16, dir: u8) -> (u16, u16) {
+        let from = self.boxes[box_id as usize];
+        let to = self.p.step(from, dir as usize);
+        let before = self.player;
+        self.player = from;
+        self.box_at[from as usize] = NONE;
+        self.box_at[to as usize] = box_id;
+        self.boxes[box_id as usize] = to;
+        self.hash ^= self.p.z_box[from as usize] ^ self.p.z_box[to as usize];
+        (from, before)
+    }
+
+    fn unapply(&mut self, box_id: u16, from: u16, player_before: u16) {
+        let to = self.boxes[box_id as usize];
+        self.box_at[to as usize] = NONE;
+        self.box_at[from as usize] = box_id;
+        self.boxes[box_id as usize] = from;
+        self.hash ^= self.p.z_box[from as usize] ^ self.p.z_box[to as usize];
+        self.player = player_before;
+    }
+
+    fn snap_at(&mut self, depth: usize) {
+        let start = depth * self.snap_len;
+        let end = start + self.snap_len;
+        if self.snaps.len() < end {
+            self.snaps.resize(end, 0);
+        }
+        self.assign.save_to(&mut self.snaps[start..end]);
+    }
+
+    fn restore_at(&mut self, depth: usize) {
+        let start = depth * self.snap_len;
+        let end = start + self.snap_len;
+        self.assign.restore(&self.snaps[start..end]);
+    }
+
+    /// Add the push of box `i` in direction `d` if it is legal here (the player can reach the
+    /// square behind, the target is free and not dead).
+    #[inline]
+    fn add_child(&mut self, i: usize, d: usize, last_box: u16) {
+        let b = self.boxes[i];
+        let to = self.p.step(b, d);
+        if to == NONE || self.box_at[to as usize] != NONE || self.p.dead[to as usize] {
+            return;
+        }
+        let behind = self.p.step(b, (d + 2) & 3);
+        if behind == NONE || self.reach[behind as usize] != self.stamp {
+            return;
+        }
+        let j = self.goal_of[i] as usize;
+        let here = self.p.dist(j, b) as i32;
+        let there = self.p.dist(j, to) as i32;
+        let delta = (there - here).clamp(-100, 100);
+        let order = if i as u16 == last_box { delta - 1000 } else { delta } as i16;
+        self.children.push(Child { box_id: i as u16, dir: d as u8, order });
+    }
+
+    /// Generate the pushes of the current node (after [`Engine::flood`]) into the arena.
+    fn generate(&mut self, last_box: u16) -> (u32, u32) {
+        let lo = self.children.len() as u32;
+        let nb = self.boxes.len();
+        for i in 0..nb {
+            self.goal_of[i] = self.assign.goal_of(i) as u16;
+        }
+        let stamp = self.stamp;
+        let verdict = if self.use_corrals {
+            self.corrals.analyse(&self.p, &self.box_at, &self.reach, stamp, &mut self.corral_pushes)
+        } else {
+            Verdict::All
+        };
+        match verdict {
+            Verdict::Deadlock => {
+                self.stats.corral_deadlocks += 1;
+            }
+            Verdict::Only => {
+                self.stats.corral_prunes += 1;
+                for k in 0..self.corral_pushes.len() {
+                    let (b, d) = self.corral_pushes[k];
+                    let i = self.box_at[b as usize] as usize;
+                    self.add_child(i, d as usize, last_box);
+                }
+            }
+            Verdict::All => {
+                for i in 0..nb {
+                    for d in 0..4 {
+                        self.add_child(i, d, last_box);
+                    }
+                }
+            }
+        }
+        let hi = self.children.len() as u32;
+        // Stable insertion sort: few children.
+        let slice = &mut self.children[lo as usize..hi as usize];
+        for k in 1..slice.len() {
+            let mut m = k;
+            while m > 0 && slice[m - 1].order > slice[m].order {
+                slice.swap(m - 1, m);
+                m -= 1;
+            }
+        }
+        (lo, hi)
+    }
+
+    fn start_iteration(&mut self) -> Option<Event> {
+        self.stats.iteration += 1;
+        self.stats.nodes_iter = 0;
+        self.children.clear();
+        self.stack.clear();
+        let norm = self.flood();
+        let key = self.key(norm);
+        let (p, boxes) = (&self.p, &self.boxes);
+        if !self.started {
+            self.assign.solve(&|i, j| cost(p, boxes, i, j));
+        }
+        let mut h = self.bound_total();
+        if h == INF_F {
+            self.finished = true;
+            return Some(Event::Unsolvable);
+        }
+        if h == 0 {
+            self.finished = true;
+            return Some(Event::Solved(Vec::new()));
+        }
+        let iter = self.stats.iteration as u16;
+        let found = self.tt.find(key);
+        if let Some(slot) = found {
+            let b = self.tt.get(slot).bound_for(iter);
+            if b == DEAD {
+                self.finished = true;
+                return Some(Event::Unsolvable);
+            }
+            h = h.max(b as u32);
+        }
+        if !self.started {
+            self.started = true;
+            self.stats.threshold = h;
+            self.stats.root_bound = h;
+        }
+        let slot = match found {
+            Some(slot) => {
+                self.tt.get_mut(slot).enter(0, iter);
+                slot
+            }
+            None => self.tt.insert(key, 0, h.min(DEAD as u32 - 1) as u16, iter),
+        };
+        let (lo, hi) = self.generate(NONE);
+        self.stack.push(Frame {
+            g: 0,
+            min_f: INF_F,
+            child_lo: lo,
+            child_hi: hi,
+            next: lo,
+            tt_slot: slot as u32,
+            key,
+            box_id: NONE,
+            from: NONE,
+            player_before: NONE,
+            dir: 0,
+        });
+        None
+    }
+
+    /// Search for up to `budget` nodes.
+    pub fn run(&mut self, budget: u64) -> Event {
+        if self.finished {
+            return Event::Unsolvable;
+        }
+        if self.stack.is_empty() {
+            if let Some(ev) = self.start_iteration() {
+                return ev;
+            }
+        }
+        let mut left = budget;
+        loop {
+            let depth = self.stack.len() - 1;
+            let top = self.stack[depth];
+            if top.next < top.child_hi {
+                if left == 0 {
+                    return Event::Budget;
+                }
+                left -= 1;
+                self.stack[depth].next += 1;
+                let c = self.children[top.next as usize];
+                let g = top.g + 1;
+                let (from, before) = self.apply(c.box_id, c.dir);
+                self.stats.nodes += 1;
+                self.stats.nodes_iter += 1;
+                let to = self.boxes[c.box_id as usize];
+                // Freeze deadlock of the pushed box.
+                {
+                    let box_at = &self.box_at;
+                    let has_box = |s: u16| box_at[s as usize] != NONE;
+                    if freeze_deadlock(&self.p, &mut self.freeze_walls, &has_box, to) {
+                        self.unapply(c.box_id, from, before);
+                        continue;
+                    }
+                }
+                let norm = self.flood();
+                let key = self.key(norm);
+                let mut learned = 0u32;
+                let iter = self.stats.iteration as u16;
+                let threshold = self.stats.threshold;
+                let found = self.tt.find(key);
+                if let Some(slot) = found {
+                    let e = *self.tt.get(slot);
+                    let b = e.bound_for(iter);
+                    if b == DEAD {
+                        self.unapply(c.box_id, from, before);
+                        continue;
+                    }
+                    if e.iter == iter && e.g() as u32 <= g {
+                        let f = if e.on_path() {
+                            // A repetition of an ancestor at e.g(). If the iteration ends
+                            // without a solution, that ancestor needs more than
+                            // threshold - e.g() pushes, and so does this route.
+                            g + threshold - e.g() as u32 + 1
+                        } else {
+                            // Searched already in this iteration from as few pushes.
+                            let best = e.best();
+                            if best == DEAD {
+                                INF_F
+                            } else {
+                                g + best as u32
+                            }
+                        };
+                        let top = &mut self.stack[depth];
+                        top.min_f = top.min_f.min(f);
+                        self.unapply(c.box_id, from, before);
+                        continue;
+                    }
+                    learned = b as u32;
+                }
+                self.snap_at(depth + 1);
+                {
+                    let (p, boxes) = (&self.p, &self.boxes);
+                    self.assign.update_row(c.box_id as usize, &|i, j| cost(p, boxes, i, j));
+                }
+                let hm = self.bound_total();
+                if hm == INF_F {
+                    self.restore_at(depth + 1);
+                    self.unapply(c.box_id, from, before);
+                    continue;
+                }
+                let h = hm.max(learned);
+                let f = g + h;
+                if f > self.stats.threshold {
+                    let m = &mut self.stack[depth].min_f;
+                    *m = (*m).min(f);
+                    self.restore_at(depth + 1);
+                    self.unapply(c.box_id, from, before);
+                    continue;
+                }
+                if hm == 0 {
+                    // All boxes on goals.
+                    let mut path: Vec<Push> = self.stack[1..]
+                        .iter()
+                        .map(|fr| Push { from: fr.from, dir: fr.dir })
+                        .collect();
+                    path.push(Push { from, dir: c.dir });
+                    self.finished = true;
+                    return Event::Solved(path);
+                }
+                let g16 = g.min(u16::MAX as u32) as u16;
+                let slot = match found {
+                    Some(slot) => {
+                        self.tt.get_mut(slot).enter(g16, iter);
+                        slot
+                    }
+                    None => self.tt.insert(key, g16, h.min(DEAD as u32 - 1) as u16, iter),
+                };
+                let (lo, hi) = self.generate(c.box_id);
+                self.stack.push(Frame {
+                    g,
+                    min_f: INF_F,
+                    child_lo: lo,
+                    child_hi: hi,
+                    next: lo,
+                    tt_slot: slot as u32,
+                    key,
+                    box_id: c.box_id,
+                    from,
+                    player_before: before,
+                    dir: c.dir,
+                });
+            } else {
+                let fr = self.stack.pop().expect("non-empty");
+                // What this node taught: it needs at least min_f - g more pushes.
+                let slot = fr.tt_slot as usize;
+                if self.tt.holds(slot, fr.key) {
+                    let e = self.tt.get_mut(slot);
+                    e.leave_path();
+                    let learned = if fr.min_f == INF_F {
+                        DEAD
+                    } else {
+                        (fr.min_f - fr.g).min(DEAD as u32 - 1) as u16
+                    };
+                    e.h_new = e.h_new.max(learned);
+                }
+                self.children.truncate(fr.child_lo as usize);
+                if self.stack.is_empty() {
+                    if fr.min_f == INF_F {
+                        self.finished = true;
+                        return Event::Unsolvable;
+                    }
+                    // No solution within the threshold, so at least one more push is needed.
+                    // min_f can be at or below the threshold when a child was cut as a
+                    // repetition of a position on the current path (its stored bound is
+                    // a valid but weak lower bound); never go back down.
+                    self.stats.threshold = fr.min_f.max(self.stats.threshold + 1);
+                    return Event::IterationDone;
+                }
+                let d = self.stack.len() - 1;
+                let parent = &mut self.stack[d];
+                parent.min_f = parent.min_f.min(fr.min_f);
+                self.restore_at(d + 1);
+                self.unapply(fr.box_id, fr.from, fr.player_before);
+            }
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! Transposition table of bounded size: 64-bit keys (boxes + normalized player square),
+//! the depth a position was last searched at in which iteration, and the lower bounds on
+//! its remaining pushes learned so far (kept across iterations).
+//!
+//! A bound learned during an iteration is kept apart (`h_new`) until that iteration ends:
+//! it may count a repetition of a position on the search path as "more than the
+//! threshold", which is only proven once the iteration finishes without a solution.
+//! Cut-offs inside an iteration use only `h`, the bound valid when the iteration began.
+
+/// Bound meaning "no solution from here" (proved).
+pub const DEAD: u16 = u16::MAX;
+
+/// One slot (16 bytes).
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
+pub struct Entry {
+    /// Full key; 0 marks an empty slot (a real key of 0 is remapped to 1).
+    pub key: u64,
+    /// Pushes from the root when last entered; the top bit marks "on the current path".
+    g_flag: u16,
+    /// Lower bound on the pushes still needed, valid since before iteration `iter`.
+    pub h: u16,
+    /// Lower bound learned during iteration `iter` (valid once it ends).
+    pub h_new: u16,
+    /// Iteration of the last visit.
+    pub iter: u16,
+}
+
+const ON_PATH: u16 = 0x8000;
+
+impl Entry {
+    /// Pushes from the root when last entered.
+    #[inline]
+    pub fn g(&self) -> u16 {
+        self.g_flag & !ON_PATH
+    }
+
+    /// True while the position is on the current search path.
+    #[inline]
+    pub fn on_path(&self) -> bool {
+        self.g_flag & ON_PATH != 0
+    }
+
+    /// Clear the on-path mark.
+    #[inline]
+    pub fn leave_path(&mut self) {
+        self.g_flag &= !ON_PATH;
+    }
+
+    /// The bound that may be used for cut-offs in iteration `iter`.
+    #[inline]
+    pub fn bound_for(&self, iter: u16) -> u16 {
+        if self.iter == iter {
+            self.h
+        } else {
+            self.h.max(self.h_new)
+        }
+    }
+
+    /// The best bound known, valid once the entry's iteration has ended.
+    #[inline]
+    pub fn best(&self) -> u16 {
+        self.h.max(self.h_new)
+    }
+
+    /// Mark the entry as entered in iteration `iter` at `g` pushes (on the path), keeping
+    /// what it learned before.
+    #[inline]
+    pub fn enter(&mut self, g: u16, iter: u16) {
+        if self.iter != iter {
+            self.h = self.h.max(self.h_new);
+            self.h_new = 0;
+            self.iter = iter;
+        }
+        self.g_flag = g.min(!ON_PATH) | ON_PATH;
+    }
+}
+
+/// Slots per bucket (linear probing within a bucket).
+const WAYS: usize = 4;
+
+/// The table.
+pub struct Table {
+    slots: Vec<Entry>,
+    mask: usize,
+    used: usize,
+}
+
+impl Table {
+    /// A table using at most `bytes` of memory (at least one bucket).
+    pub fn with_bytes(bytes: usize) -> Table {
+        let want = (bytes / std::mem::size_of::<Entry>()).max(WAYS);
+        let mut cap = WAYS;
+        while cap * 2 <= want {
+            cap *= 2;
+        }
+        Table { slots: vec![Entry::default(); cap], mask: cap - 1, used: 0 }
+    }
+
+    /// Number of slots.
+    pub fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Number of occupied slots.
+    pub fn used(&self) -> usize {
+        self.used
+    }
+
+    #[inline]
+    fn fix(key: u64) -> u64 {
+        if key == 0 {
+            1
+        } else {
+            key
+        }
+    }
+
+    /// Find a key; returns the slot index.
+    #[inline]
+    pub fn find(&self, key: u64) -> Option<usize> {
+        let key = Self::fix(key);
+        let base = (key as usize) & self.mask & !(WAYS - 1);
+        (base..base + WAYS).find(|&i| self.slots[i].key == key)
+    }
+
+    /// The entry in a slot.
+    #[inline]
+    pub fn get(&self, slot: usize) -> &Entry {
+        &self.slots[slot]
+    }
+
+    /// Mutable entry in a slot.
+    #[inline]
+    pub fn get_mut(&mut self, slot: usize) -> &mut Entry {
+        &mut self.slots[slot]
+    }
+
+    /// True when `slot` still holds `key`.
+    #[inline]
+    pub fn holds(&self, slot: usize, key: u64) -> bool {
+        self.slots[slot].key == Self::fix(key)
+    }
+
+    /// Insert a new key entered at `g` in iteration `iter` with bound `h` (marked as on the
+    /// current path), replacing the least useful slot of its bucket: an empty one, else
+    /// one from an older iteration, else the deepest. Returns the slot.
+    pub fn insert(&mut self, key: u64, g: u16, h: u16, iter: u16) -> usize {
+        let key = Self::fix(key);
+        let base = (key as usize) & self.mask & !(WAYS - 1);
+        let mut best = base;
+        let mut best_score = i64::MIN;
+        for i in base..base + WAYS {
+            let e = &self.slots[i];
+            let score = if e.key == key || e.key == 0 {
+                i64::MAX
+            } else if e.on_path() && e.iter == iter {
+                i64::MIN + 1 // keep the current path for cycle detection
+            } else if e.iter != iter {
+                (1 << 40) + e.g() as i64
+            } else {
+                e.g() as i64
+            };
+            if score > best_score {
+                best_score = score;
+                best = i;
+            }
+        }
+        if self.slots[best].key == 0 {
+            self.used += 1;
+        }
+        self.slots[best] = Entry { key, g_flag: g.min(!ON_PATH) | ON_PATH, h, h_new: 0, iter };
+        best
+    }
+}
