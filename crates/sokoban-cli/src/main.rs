@@ -215,7 +215,9 @@ fn convert(args: &[String]) -> Result<ExitCode, String> {
 fn parse_range(s: &str) -> Result<(usize, usize), String> {
     let bad = || format!("--levels: '{s}' is not N or A-B");
     match s.split_once('-') {
-        Some((a, b)) => Ok((a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?)),
+        Some((a, b)) => {
+            Ok((a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?))
+        }
         None => {
             let n = s.trim().parse().map_err(|_| bad())?;
             Ok((n, n))
@@ -265,7 +267,8 @@ fn solve(args: &[String]) -> Result<ExitCode, String> {
                 if csv {
                     writeln!(out, "{},error,,,,,", e.number).map_err(|e| e.to_string())?;
                 } else {
-                    writeln!(out, "{:>4}  error: {}", e.number, err.message).map_err(|e| e.to_string())?;
+                    writeln!(out, "{:>4}  error: {}", e.number, err.message)
+                        .map_err(|e| e.to_string())?;
                 }
                 continue;
             }
@@ -333,7 +336,11 @@ fn solve(args: &[String]) -> Result<ExitCode, String> {
     let summary = format!(
         "{solved} of {total} solved in {:.1} s{}",
         ms_total / 1000.0,
-        if expect.is_empty() { String::new() } else { format!(", {mismatches} push-count mismatches") }
+        if expect.is_empty() {
+            String::new()
+        } else {
+            format!(", {mismatches} push-count mismatches")
+        }
     );
     if csv {
         eprintln!("{summary}");

@@ -1,7 +1,559 @@
-//! wasm bindings.
+//! wasm-bindgen bindings for the web page: a thin layer that exposes the rules engine
+//! ([`Session`]), the format parsers ([`parse`]), the box-path search and the solver
+//! ([`SolverTask`], run in slices inside a Web Worker) to JavaScript. No game logic lives
+//! here: every call converts arguments, calls a Rust crate, and converts the result.
+
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+use sokoban_core::format::{self, Input};
+use sokoban_core::{lurd, Cell, Dir, Game, Level, Move, Position};
+use sokoban_path::BoxSearch;
+use sokoban_solver::{Clock, Limit, Options, Status, Step};
+
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// The crate version (a smoke test of the binding).
 #[wasm_bindgen]
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
+}
+
+fn to_js<T: Serialize>(v: &T) -> JsValue {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap_or(JsValue::NULL)
+}
+
+/// A JavaScript `Error` with a message.
+fn js_error(msg: impl AsRef<str>) -> JsValue {
+    js_sys::Error::new(msg.as_ref()).into()
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LevelInfo {
+    number: usize,
+    title: Option<String>,
+    /// Canonical XSB of the level when valid.
+    xsb: Option<String>,
+    /// What is wrong with the level, when invalid.
+    error: Option<String>,
+    width: usize,
+    height: usize,
+    boxes: usize,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Parsed {
+    kind: &'static str,
+    format: String,
+    title: Option<String>,
+    levels: Vec<LevelInfo>,
+    lurd: Option<String>,
+}
+
+/// Read any supported input (level in any format, a collection, or a LURD solution).
+///
+/// Returns `{kind: "levels", format, title, levels: [{number, title, xsb, error, width,
+/// height, boxes}]}` or `{kind: "solution", format, lurd}`; throws an `Error` with a
+/// message saying what is wrong and where.
+#[wasm_bindgen]
+pub fn parse(text: &str) -> Result<JsValue, JsValue> {
+    let fmt = format::detect(text);
+    match format::parse_input(text).map_err(|e| js_error(e.message))? {
+        Input::Solution(moves) => Ok(to_js(&Parsed {
+            kind: "solution",
+            format: fmt.name().to_string(),
+            title: None,
+            levels: Vec::new(),
+            lurd: Some(lurd::to_lurd(&moves)),
+        })),
+        Input::Levels(c) => {
+            let levels = c
+                .entries
+                .iter()
+                .map(|e| match e.level() {
+                    Ok(l) => LevelInfo {
+                        number: e.number,
+                        title: e.title.clone(),
+                        xsb: Some(format::to_xsb(&l)),
+                        error: None,
+                        width: l.board.width(),
+                        height: l.board.height(),
+                        boxes: l.box_count(),
+                    },
+                    Err(err) => LevelInfo {
+                        number: e.number,
+                        title: e.title.clone(),
+                        xsb: None,
+                        error: Some(err.message),
+                        width: e.grid.width(),
+                        height: e.grid.rows.len(),
+                        boxes: e.grid.rows.iter().flatten().filter(|t| t.is_box()).count(),
+                    },
+                })
+                .collect();
+            Ok(to_js(&Parsed {
+                kind: "levels",
+                format: c.format.name().to_string(),
+                title: c.title,
+                levels,
+                lurd: None,
+            }))
+        }
+    }
+}
+
+/// Parse a LURD solution (plain or run-length) to plain LURD; throws on a malformed one.
+#[wasm_bindgen(js_name = normalizeLurd)]
+pub fn normalize_lurd(text: &str) -> Result<String, JsValue> {
+    lurd::parse_lurd(text).map(|m| lurd::to_lurd(&m)).map_err(|e| js_error(e.message))
+}
+
+/// Run-length form of a LURD string (`lllU` → `3lU`); throws on a malformed one.
+#[wasm_bindgen(js_name = rleLurd)]
+pub fn rle_lurd(text: &str) -> Result<String, JsValue> {
+    lurd::parse_lurd(text).map(|m| lurd::to_rle_lurd(&m)).map_err(|e| js_error(e.message))
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct View {
+    width: usize,
+    height: usize,
+    /// Per square: 0 outside, 1 wall, 2 floor.
+    cells: Vec<u8>,
+    goals: Vec<u8>,
+    boxes: Vec<u8>,
+    player: usize,
+    moves: usize,
+    pushes: usize,
+    boxes_on_goals: usize,
+    box_count: usize,
+    solved: bool,
+    can_undo: bool,
+    can_redo: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Deadlock {
+    square: usize,
+    kind: &'static str,
+}
+
+/// A level being played: the rules engine with its history, plus path queries.
+#[wasm_bindgen]
+pub struct Session {
+    game: Game,
+    drag: Option<BoxSearch>,
+}
+
+fn letters(moves: &[Move]) -> String {
+    lurd::to_lurd(moves)
+}
+
+#[wasm_bindgen]
+impl Session {
+    /// Start a level given in any level format (the first level if there are several).
+    #[wasm_bindgen(constructor)]
+    pub fn new(text: &str) -> Result<Session, JsValue> {
+        let level = format::parse_level(text).map_err(|e| js_error(e.message))?;
+        Ok(Session { game: Game::new(level), drag: None })
+    }
+
+    /// Rebuild a session from saved history: moves from the start and the redo list (LURD).
+    pub fn restore(text: &str, line: &str, redo: &str) -> Result<Session, JsValue> {
+        let level = format::parse_level(text).map_err(|e| js_error(e.message))?;
+        let line = lurd::parse_lurd(line).map_err(|e| js_error(e.message))?;
+        let redo = lurd::parse_lurd(redo).map_err(|e| js_error(e.message))?;
+        let game = Game::restore(level, &line, &redo).map_err(|e| js_error(e.message))?;
+        Ok(Session { game, drag: None })
+    }
+
+    fn level(&self) -> &Level {
+        self.game.level()
+    }
+
+    /// Everything needed to draw the board and the counters.
+    pub fn view(&self) -> JsValue {
+        let l = self.level();
+        let b = &l.board;
+        let p = self.game.position();
+        to_js(&View {
+            width: b.width(),
+            height: b.height(),
+            cells: b
+                .cells()
+                .iter()
+                .map(|c| match c {
+                    Cell::Outside => 0,
+                    Cell::Wall => 1,
+                    Cell::Floor => 2,
+                })
+                .collect(),
+            goals: b.goals().iter().map(|&g| g as u8).collect(),
+            boxes: p.boxes.iter().map(|&x| x as u8).collect(),
+            player: p.player,
+            moves: self.game.moves(),
+            pushes: self.game.pushes(),
+            boxes_on_goals: self.game.boxes_on_goals(),
+            box_count: l.box_count(),
+            solved: self.game.is_solved(),
+            can_undo: self.game.can_undo(),
+            can_redo: self.game.can_redo(),
+        })
+    }
+
+    /// Step in a direction (0 up, 1 right, 2 down, 3 left). Returns the LURD letter of the
+    /// move made (uppercase for a push), or `undefined` when blocked.
+    pub fn step(&mut self, dir: u8) -> Option<String> {
+        let m = self.game.step(Dir::from_index(dir as usize))?;
+        self.drag = None;
+        Some(m.lurd().to_string())
+    }
+
+    /// Undo one action; false when there is nothing to undo.
+    pub fn undo(&mut self) -> bool {
+        self.drag = None;
+        self.game.undo()
+    }
+
+    /// Redo one move; false when there is nothing to redo.
+    pub fn redo(&mut self) -> bool {
+        self.drag = None;
+        self.game.redo()
+    }
+
+    /// Back to the start (undoable); false at the start already.
+    pub fn restart(&mut self) -> bool {
+        self.drag = None;
+        self.game.restart()
+    }
+
+    /// Undo to the start of the current line; returns the number of moves undone.
+    #[wasm_bindgen(js_name = undoAll)]
+    pub fn undo_all(&mut self) -> usize {
+        self.drag = None;
+        self.game.undo_all()
+    }
+
+    /// Redo every move of the redo list; returns how many.
+    #[wasm_bindgen(js_name = redoAll)]
+    pub fn redo_all(&mut self) -> usize {
+        self.drag = None;
+        self.game.redo_all()
+    }
+
+    /// Shortest walk of the player to a square (LURD, lowercase), or `undefined`.
+    #[wasm_bindgen(js_name = walkTo)]
+    pub fn walk_to(&self, square: usize) -> Option<String> {
+        let b = &self.level().board;
+        if square >= b.len() {
+            return None;
+        }
+        let path = sokoban_path::walk_path(b, self.game.position(), square)?;
+        Some(path.iter().map(|d| d.lurd()).collect())
+    }
+
+    /// Squares the box on `square` can be pushed to (including its own), for highlighting
+    /// while it is dragged. Empty when there is no box there.
+    #[wasm_bindgen(js_name = boxReach)]
+    pub fn box_reach(&mut self, square: usize) -> Vec<u32> {
+        let b = &self.level().board;
+        let p = self.game.position();
+        if square >= b.len() || !p.has_box(square) {
+            return Vec::new();
+        }
+        let s = BoxSearch::new(b, p, square);
+        let out = s.reachable().into_iter().map(|x| x as u32).collect();
+        self.drag = Some(s);
+        out
+    }
+
+    /// Moves (LURD) that push the box on `from` to `to` with the fewest pushes, then the
+    /// fewest moves; `undefined` when it cannot get there.
+    #[wasm_bindgen(js_name = boxPath)]
+    pub fn box_path(&mut self, from: usize, to: usize) -> Option<String> {
+        let b = &self.level().board;
+        let p = self.game.position();
+        if from >= b.len() || to >= b.len() || !p.has_box(from) {
+            return None;
+        }
+        let reuse = self.drag.as_ref().is_some_and(|s| s.box_square() == from);
+        if !reuse {
+            self.drag = Some(BoxSearch::new(b, p, from));
+        }
+        let moves = self.drag.as_ref()?.path_to(to)?;
+        Some(letters(&moves))
+    }
+
+    /// Check a LURD move list against the current position without playing it; throws a
+    /// message naming the first bad move.
+    #[wasm_bindgen(js_name = checkLurd)]
+    pub fn check_lurd(&self, text: &str) -> Result<String, JsValue> {
+        let moves = self.parse_moves(text)?;
+        self.game.check_moves(&moves).map_err(|e| js_error(e.message))?;
+        Ok(letters(&moves))
+    }
+
+    /// Play a LURD move list from here, all or nothing; throws when a move is illegal.
+    #[wasm_bindgen(js_name = playLurd)]
+    pub fn play_lurd(&mut self, text: &str) -> Result<(), JsValue> {
+        let moves = self.parse_moves(text)?;
+        self.drag = None;
+        self.game.play(&moves).map_err(|e| js_error(e.message))
+    }
+
+    /// Parse LURD; the push flags written are replaced by what actually happens when the
+    /// letters are played from here (so a solution typed all in lowercase still works).
+    fn parse_moves(&self, text: &str) -> Result<Vec<Move>, JsValue> {
+        let moves = lurd::parse_lurd(text).map_err(|e| js_error(e.message))?;
+        let board = &self.level().board;
+        let mut p = self.game.position().clone();
+        let mut out = Vec::with_capacity(moves.len());
+        for (i, m) in moves.iter().enumerate() {
+            match p.apply(board, m.dir) {
+                Some(actual) => out.push(actual),
+                None => {
+                    return Err(js_error(format!(
+                        "move {} ('{}') is blocked: a wall or two boxes in a row",
+                        i + 1,
+                        m.lurd()
+                    )))
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The moves from the start to here (LURD).
+    #[wasm_bindgen(js_name = historyLurd)]
+    pub fn history_lurd(&self) -> String {
+        letters(self.game.line())
+    }
+
+    /// The moves redo would replay (LURD).
+    #[wasm_bindgen(js_name = redoLurd)]
+    pub fn redo_lurd(&self) -> String {
+        letters(&self.game.redo_moves())
+    }
+
+    /// Boxes in a deadlock: `[{square, kind: "dead-square" | "frozen"}]`.
+    pub fn deadlocks(&self) -> JsValue {
+        let list: Vec<Deadlock> =
+            sokoban_solver::deadlocked_boxes(self.level(), self.game.position())
+                .into_iter()
+                .map(|(square, k)| Deadlock {
+                    square,
+                    kind: match k {
+                        sokoban_solver::DeadlockKind::DeadSquare => "dead-square",
+                        sokoban_solver::DeadlockKind::Frozen => "frozen",
+                    },
+                })
+                .collect();
+        to_js(&list)
+    }
+
+    /// The level (start position) as XSB.
+    #[wasm_bindgen(js_name = levelXsb)]
+    pub fn level_xsb(&self) -> String {
+        format::to_xsb(self.level())
+    }
+
+    /// The current position as XSB.
+    #[wasm_bindgen(js_name = positionXsb)]
+    pub fn position_xsb(&self) -> String {
+        format::position_to_xsb(self.level(), self.game.position())
+    }
+
+    /// The level's title, if any.
+    pub fn title(&self) -> Option<String> {
+        self.level().title.clone()
+    }
+
+    /// The level as MF8 rows joined by `|` (the `lvl` parameter of a share link).
+    pub fn mf8(&self) -> String {
+        format::to_mf8(self.level())
+    }
+
+    /// A SokoPlayer-style link to this level: `{base}?w=..&h=..&lvl=...`.
+    #[wasm_bindgen(js_name = shareUrl)]
+    pub fn share_url(&self, base: &str) -> String {
+        format::to_sokoplayer_url(self.level(), base)
+    }
+
+    /// Player square of the current position.
+    pub fn player(&self) -> usize {
+        self.game.position().player
+    }
+
+    /// Box squares of the current position.
+    #[wasm_bindgen(js_name = boxSquares)]
+    pub fn box_squares(&self) -> Vec<u32> {
+        self.game.position().box_squares().into_iter().map(|s| s as u32).collect()
+    }
+}
+
+/// `performance.now()` where available (window or worker), else `Date.now()`.
+struct JsClock {
+    perf: Option<web_sys::Performance>,
+}
+
+impl JsClock {
+    fn new() -> JsClock {
+        let global = js_sys::global();
+        let perf = js_sys::Reflect::get(&global, &JsValue::from_str("performance"))
+            .ok()
+            .and_then(|p| p.dyn_into::<web_sys::Performance>().ok());
+        JsClock { perf }
+    }
+}
+
+impl Clock for JsClock {
+    fn now_ms(&self) -> f64 {
+        match &self.perf {
+            Some(p) => p.now(),
+            None => js_sys::Date::now(),
+        }
+    }
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+struct JsOptions {
+    time_limit_ms: Option<f64>,
+    node_limit: Option<f64>,
+    table_mib: Option<f64>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Message {
+    /// "progress", "solved", "unsolvable", "limit", "cancelled" or "error".
+    r#type: &'static str,
+    iteration: u32,
+    threshold: u32,
+    root_bound: u32,
+    nodes_iteration: u64,
+    nodes: u64,
+    elapsed_ms: f64,
+    nodes_per_second: f64,
+    table_used: usize,
+    table_capacity: usize,
+    iteration_done: bool,
+    lurd: Option<String>,
+    pushes: Option<usize>,
+    moves: Option<usize>,
+    limit: Option<&'static str>,
+    message: Option<String>,
+}
+
+/// Default memory for the solver's table in the browser (MiB).
+pub const DEFAULT_TABLE_MIB: usize = 64;
+
+/// A solver run from a position, advanced in slices by the worker.
+#[wasm_bindgen]
+pub struct SolverTask {
+    solver: sokoban_solver::Solver,
+    clock: JsClock,
+}
+
+#[wasm_bindgen]
+impl SolverTask {
+    /// Prepare a search. `level` in any level format; `player` and `boxes` are square
+    /// indices of the position to solve from (row * width + column); `options` is
+    /// `{timeLimitMs, nodeLimit, tableMiB}` (all optional; table default 64 MiB).
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        level: &str,
+        player: usize,
+        boxes: Vec<u32>,
+        options: JsValue,
+    ) -> Result<SolverTask, JsValue> {
+        let level = format::parse_level(level).map_err(|e| js_error(e.message))?;
+        let opts: JsOptions = if options.is_undefined() || options.is_null() {
+            JsOptions::default()
+        } else {
+            serde_wasm_bindgen::from_value(options)
+                .map_err(|e| js_error(format!("bad solver options: {e}")))?
+        };
+        let n = level.board.len();
+        if player >= n || boxes.iter().any(|&b| b as usize >= n) {
+            return Err(js_error("the position does not fit the level"));
+        }
+        let boxes: Vec<usize> = boxes.iter().map(|&b| b as usize).collect();
+        let pos = Position::from_squares(n, player, &boxes);
+        let options = Options {
+            time_limit_ms: opts.time_limit_ms,
+            node_limit: opts.node_limit.map(|x| x as u64),
+            table_mib: opts.table_mib.map_or(DEFAULT_TABLE_MIB, |x| x.max(1.0) as usize),
+            ..Options::default()
+        };
+        let solver = sokoban_solver::Solver::new(&level, &pos, options)
+            .map_err(|e| js_error(e.to_string()))?;
+        Ok(SolverTask { solver, clock: JsClock::new() })
+    }
+
+    /// Search for about `slice_ms` milliseconds. Returns a message object with `type`
+    /// "progress" (search goes on), or the final "solved" (with `lurd`, `pushes`, `moves`),
+    /// "unsolvable", "limit" or "error".
+    pub fn step(&mut self, slice_ms: f64) -> JsValue {
+        match self.solver.step(&self.clock, slice_ms) {
+            Step::Running(p) => to_js(&message("progress", &p, None)),
+            Step::Done(r) => {
+                let p = self.solver.progress(&self.clock);
+                let kind = match r.status {
+                    Status::Solved => "solved",
+                    Status::Unsolvable => "unsolvable",
+                    Status::Limit(_) => "limit",
+                    Status::Cancelled => "cancelled",
+                    Status::Error => "error",
+                };
+                let mut m = message(kind, &p, r.solution.as_ref());
+                m.limit = match r.status {
+                    Status::Limit(Limit::Time) => Some("time"),
+                    Status::Limit(Limit::Nodes) => Some("nodes"),
+                    _ => None,
+                };
+                m.message = r.error;
+                to_js(&m)
+            }
+        }
+    }
+
+    /// Stop the search; returns the final "cancelled" message.
+    pub fn cancel(&mut self) -> JsValue {
+        self.solver.cancel(&self.clock);
+        let p = self.solver.progress(&self.clock);
+        to_js(&message("cancelled", &p, None))
+    }
+}
+
+fn message(
+    kind: &'static str,
+    p: &sokoban_solver::Progress,
+    sol: Option<&sokoban_solver::Solution>,
+) -> Message {
+    Message {
+        r#type: kind,
+        iteration: p.iteration,
+        threshold: p.threshold,
+        root_bound: p.root_bound,
+        nodes_iteration: p.nodes_iteration,
+        nodes: p.nodes,
+        elapsed_ms: p.elapsed_ms,
+        nodes_per_second: p.nodes_per_second,
+        table_used: p.table_used,
+        table_capacity: p.table_capacity,
+        iteration_done: p.iteration_done,
+        lurd: sol.map(|s| s.lurd()),
+        pushes: sol.map(|s| s.pushes),
+        moves: sol.map(|s| s.moves.len()),
+        limit: None,
+        message: None,
+    }
 }
