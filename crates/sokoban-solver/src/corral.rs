@@ -5,8 +5,8 @@
 //! - (I) no barrier box can ever be pushed anywhere but into the corral — counting walls,
 //!   barrier boxes and dead squares as blocking and every other box as movable — and
 //! - (P) the player can reach the square behind every such inward push right now
-//!   (pushes whose square behind is a wall or a barrier box are impossible until the
-//!   barrier changes, so they need no access).
+//!   (pushes whose square behind is a wall, a barrier box or inside the corral are
+//!   impossible until the barrier changes, so they need neither condition).
 //!
 //! If the corral still has work in it (a barrier box off its goal, or an empty goal inside),
 //! every solution must at some point push a barrier box; the first such push goes into the
@@ -125,7 +125,14 @@ impl Corrals {
                     if t == NONE || s == NONE {
                         continue;
                     }
-                    let s_blocked = box_at[s as usize] != NONE && self.box_mark[s as usize] == id;
+                    // The player cannot stand behind a barrier box on a wall, on another
+                    // barrier box, or inside the corral (it cannot get in before the first
+                    // barrier push): such pushes cannot be that first push.
+                    let s_blocked = if box_at[s as usize] != NONE {
+                        self.box_mark[s as usize] == id
+                    } else {
+                        self.label[s as usize] == id
+                    };
                     if s_blocked {
                         continue;
                     }

@@ -7,6 +7,9 @@
 //! Every solution is replayed by the rules engine ([`sokoban_core::Game`]) before it is
 //! returned.
 
+// Index loops over parallel, square-indexed tables read better than zipped iterators here.
+#![allow(clippy::needless_range_loop)]
+
 pub mod assign;
 pub mod corral;
 pub mod deadlock;
@@ -271,6 +274,11 @@ impl Solver {
         let t0 = *self.t0.get_or_insert(now);
         let slice_end = now + slice_ms;
         loop {
+            if let Some(limit) = self.options.time_limit_ms {
+                if clock.now_ms() - t0 >= limit {
+                    return Step::Done(self.finish(clock, Status::Limit(Limit::Time), None));
+                }
+            }
             let st = self.engine.stats();
             let mut budget = 1024u64;
             if let Some(limit) = self.options.node_limit {
@@ -304,11 +312,6 @@ impl Solver {
                 }
             }
             let t = clock.now_ms();
-            if let Some(limit) = self.options.time_limit_ms {
-                if t - t0 >= limit {
-                    return Step::Done(self.finish(clock, Status::Limit(Limit::Time), None));
-                }
-            }
             if t - self.last_report_ms >= self.options.progress_interval_ms || t >= slice_end {
                 self.last_report_ms = t;
                 return Step::Running(self.progress(clock));

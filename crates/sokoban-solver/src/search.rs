@@ -100,6 +100,8 @@ pub struct Engine {
     stack: Vec<Frame>,
     children: Vec<Child>,
     stats: Stats,
+    /// Children cut off by the threshold in this iteration.
+    cuts: u64,
     started: bool,
     finished: bool,
 }
@@ -147,6 +149,7 @@ impl Engine {
             stack: Vec::new(),
             children: Vec::new(),
             stats: Stats::default(),
+            cuts: 0,
             started: false,
             finished: false,
             p,
@@ -315,6 +318,7 @@ impl Engine {
 
     fn start_iteration(&mut self) -> Option<Event> {
         self.stats.iteration += 1;
+        self.cuts = 0;
         self.stats.nodes_iter = 0;
         self.children.clear();
         self.stack.clear();
@@ -456,6 +460,7 @@ impl Engine {
                 let h = hm.max(learned);
                 let f = g + h;
                 if f > self.stats.threshold {
+                    self.cuts += 1;
                     let m = &mut self.stack[depth].min_f;
                     *m = (*m).min(f);
                     self.restore_at(depth + 1);
@@ -510,7 +515,10 @@ impl Engine {
                 }
                 self.children.truncate(fr.child_lo as usize);
                 if self.stack.is_empty() {
-                    if fr.min_f == INF_F {
+                    // Unsolvable when nothing was left unexplored because of the threshold:
+                    // every other cut (deadlocks, repetitions, transpositions, PI-corrals)
+                    // keeps some solution if there is one.
+                    if fr.min_f == INF_F || self.cuts == 0 {
                         self.finished = true;
                         return Event::Unsolvable;
                     }
