@@ -87,9 +87,12 @@ pub struct Engine {
     /// Assignment snapshots, one per depth.
     snaps: Vec<i64>,
     snap_len: usize,
+    /// Per square (plus a wall sentinel at `n`): `stamp` where the player can go.
     reach: Vec<u32>,
     stamp: u32,
     queue: Vec<u16>,
+    /// Neighbour table with walls mapped to the sentinel square `n`.
+    flood_nbr: Vec<[u16; 4]>,
     goal_of: Vec<u16>,
     freeze_walls: Vec<u16>,
     corrals: Corrals,
@@ -137,9 +140,14 @@ impl Engine {
             assign,
             snaps: Vec::new(),
             snap_len,
-            reach: vec![0; n],
+            reach: vec![0; n + 1],
             stamp: 0,
-            queue: Vec::with_capacity(n),
+            queue: vec![0; n + 1],
+            flood_nbr: p
+                .nbr
+                .iter()
+                .map(|a| a.map(|t| if t == NONE { n as u16 } else { t }))
+                .collect(),
             goal_of: vec![0; nb],
             freeze_walls: Vec::with_capacity(16),
             corrals: Corrals::new(n),
@@ -173,25 +181,41 @@ impl Engine {
 
     /// Flood the player's region; returns the normalized (smallest) square.
     fn flood(&mut self) -> u16 {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
+        // Stamps advance by two: `stamp` marks squares the player reaches, `stamp + 1` the
+        // squares with boxes, so one comparison (`< stamp`) tests "free and not yet seen".
+        // Walls are the sentinel square `n`, whose mark never falls below any stamp.
+        if self.stamp >= u32::MAX - 4 {
             self.reach.fill(0);
-            self.stamp = 1;
+            self.stamp = 0;
         }
+        self.stamp += 2;
         let stamp = self.stamp;
-        self.queue.clear();
-        self.queue.push(self.player);
-        self.reach[self.player as usize] = stamp;
+        let n = self.p.n;
+        self.reach[n] = u32::MAX;
+        for &b in &self.boxes {
+            self.reach[b as usize] = stamp + 1;
+        }
+        let (reach, queue, nbr) = (&mut self.reach, &mut self.queue, &self.flood_nbr);
+        assert!(reach.len() == n + 1 && queue.len() == n + 1 && nbr.len() == n);
+        queue[0] = self.player;
+        reach[self.player as usize] = stamp;
         let mut min = self.player;
-        let mut head = 0;
-        while head < self.queue.len() {
-            let s = self.queue[head];
-            head += 1;
-            for &t in &self.p.nbr[s as usize] {
-                if t != NONE && self.reach[t as usize] != stamp && self.box_at[t as usize] == NONE {
-                    self.reach[t as usize] = stamp;
-                    self.queue.push(t);
-                    min = min.min(t);
+        let (mut head, mut tail) = (0usize, 1usize);
+        while head < tail {
+            // SAFETY: every square index in `queue` and `flood_nbr` is at most `n` (the
+            // sentinel, never enqueued since its mark is u32::MAX), `reach` and `queue` have
+            // `n + 1` entries, and each square is enqueued at most once, so `tail <= n`.
+            unsafe {
+                let s = *queue.get_unchecked(head);
+                head += 1;
+                for &t in nbr.get_unchecked(s as usize) {
+                    let r = reach.get_unchecked_mut(t as usize);
+                    if *r < stamp {
+                        *r = stamp;
+                        *queue.get_unchecked_mut(tail) = t;
+                        tail += 1;
+                        min = min.min(t);
+                    }
                 }
             }
         }
@@ -338,7 +362,7 @@ impl Engine {
             return Some(Event::Solved(Vec::new()));
         }
         let iter = self.stats.iteration as u16;
-        let found = self.tt.find(key);
+        let found = self.tt.find(self.hash, key);
         if let Some(slot) = found {
             let b = self.tt.get(slot).bound_for(iter);
             if b == DEAD {
@@ -357,7 +381,7 @@ impl Engine {
                 self.tt.get_mut(slot).enter(0, iter);
                 slot
             }
-            None => self.tt.insert(key, 0, h.min(DEAD as u32 - 1) as u16, iter),
+            None => self.tt.insert(self.hash, key, 0, h.min(DEAD as u32 - 1) as u16, iter),
         };
         let (lo, hi) = self.generate(NONE);
         self.stack.push(Frame {
@@ -402,6 +426,7 @@ impl Engine {
                 self.stats.nodes += 1;
                 self.stats.nodes_iter += 1;
                 let to = self.boxes[c.box_id as usize];
+                self.tt.prefetch(self.hash);
                 // Freeze deadlock of the pushed box.
                 {
                     let box_at = &self.box_at;
@@ -416,7 +441,7 @@ impl Engine {
                 let mut learned = 0u32;
                 let iter = self.stats.iteration as u16;
                 let threshold = self.stats.threshold;
-                let found = self.tt.find(key);
+                let found = self.tt.find(self.hash, key);
                 if let Some(slot) = found {
                     let e = *self.tt.get(slot);
                     let b = e.bound_for(iter);
@@ -483,7 +508,7 @@ impl Engine {
                         self.tt.get_mut(slot).enter(g16, iter);
                         slot
                     }
-                    None => self.tt.insert(key, g16, h.min(DEAD as u32 - 1) as u16, iter),
+                    None => self.tt.insert(self.hash, key, g16, h.min(DEAD as u32 - 1) as u16, iter),
                 };
                 let (lo, hi) = self.generate(c.box_id);
                 self.stack.push(Frame {

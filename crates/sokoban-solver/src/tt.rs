@@ -116,11 +116,35 @@ impl Table {
         }
     }
 
-    /// Find a key; returns the slot index.
+    /// The first slot of the bucket for a bucket hash. Positions with the same boxes share a
+    /// bucket (the hash of the boxes picks it), so it can be fetched before the player's
+    /// area is known.
     #[inline]
-    pub fn find(&self, key: u64) -> Option<usize> {
+    fn base(&self, bucket: u64) -> usize {
+        (bucket as usize) & self.mask & !(WAYS - 1)
+    }
+
+    /// Hint the CPU to load a bucket into cache (a no-op where unsupported).
+    #[inline]
+    pub fn prefetch(&self, bucket: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.slots.as_ptr().wrapping_add(self.base(bucket)) as *const i8;
+            // SAFETY: prefetching never faults, whatever the address.
+            #[allow(unused_unsafe)]
+            unsafe {
+                core::arch::x86_64::_mm_prefetch(p, core::arch::x86_64::_MM_HINT_T0);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = bucket;
+    }
+
+    /// Find a key in its bucket; returns the slot index.
+    #[inline]
+    pub fn find(&self, bucket: u64, key: u64) -> Option<usize> {
         let key = Self::fix(key);
-        let base = (key as usize) & self.mask & !(WAYS - 1);
+        let base = self.base(bucket);
         (base..base + WAYS).find(|&i| self.slots[i].key == key)
     }
 
@@ -145,9 +169,9 @@ impl Table {
     /// Insert a new key entered at `g` in iteration `iter` with bound `h` (marked as on the
     /// current path), replacing the least useful slot of its bucket: an empty one, else
     /// one from an older iteration, else the deepest. Returns the slot.
-    pub fn insert(&mut self, key: u64, g: u16, h: u16, iter: u16) -> usize {
+    pub fn insert(&mut self, bucket: u64, key: u64, g: u16, h: u16, iter: u16) -> usize {
         let key = Self::fix(key);
-        let base = (key as usize) & self.mask & !(WAYS - 1);
+        let base = self.base(bucket);
         let mut best = base;
         let mut best_score = i64::MIN;
         for i in base..base + WAYS {
