@@ -79,17 +79,7 @@ fn axis_blocked(
     None
 }
 
-/// Board squares (true) where a box can never reach any goal.
-pub fn dead_squares(level: &Level) -> Vec<bool> {
-    let p = Problem::new(&level.board);
-    let mut out = vec![false; level.board.len()];
-    for (c, &s) in p.board_sq.iter().enumerate() {
-        out[s] = p.dead[c] && !p.is_goal[c];
-    }
-    out
-}
-
-/// Why a box is flagged by [`deadlocked_boxes`].
+/// Why a box is flagged by [`Deadlocks::check`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeadlockKind {
     /// The box stands on a square from which no goal can be reached.
@@ -98,21 +88,54 @@ pub enum DeadlockKind {
     Frozen,
 }
 
+/// Deadlock checks for one level, prepared once (for the player page: call
+/// [`Deadlocks::check`] after every move).
+#[derive(Clone, Debug)]
+pub struct Deadlocks {
+    p: Problem,
+}
+
+impl Deadlocks {
+    /// Prepare the checks for a level (push distances and dead squares).
+    pub fn new(level: &Level) -> Deadlocks {
+        Deadlocks { p: Problem::without_components(&level.board) }
+    }
+
+    /// Board squares (true) where a box can never reach any goal.
+    pub fn dead_squares(&self, board_len: usize) -> Vec<bool> {
+        let mut out = vec![false; board_len];
+        for (c, &s) in self.p.board_sq.iter().enumerate() {
+            out[s] = self.p.dead[c] && !self.p.is_goal[c];
+        }
+        out
+    }
+
+    /// Boxes of a position that are in a deadlock, with the reason, in square order.
+    pub fn check(&self, pos: &Position) -> Vec<(Square, DeadlockKind)> {
+        let p = &self.p;
+        let has_box = |s: u16| pos.boxes[p.board_sq[s as usize]];
+        let mut walls = Vec::new();
+        let mut out = Vec::new();
+        for (c, &s) in p.board_sq.iter().enumerate() {
+            if !pos.boxes[s] {
+                continue;
+            }
+            if p.dead[c] {
+                out.push((s, DeadlockKind::DeadSquare));
+            } else if freeze_deadlock(p, &mut walls, &has_box, c as u16) {
+                out.push((s, DeadlockKind::Frozen));
+            }
+        }
+        out
+    }
+}
+
+/// Board squares (true) where a box can never reach any goal.
+pub fn dead_squares(level: &Level) -> Vec<bool> {
+    Deadlocks::new(level).dead_squares(level.board.len())
+}
+
 /// Boxes of a position that are in a deadlock, with the reason, in square order.
 pub fn deadlocked_boxes(level: &Level, pos: &Position) -> Vec<(Square, DeadlockKind)> {
-    let p = Problem::new(&level.board);
-    let has_box = |s: u16| pos.boxes[p.board_sq[s as usize]];
-    let mut walls = Vec::new();
-    let mut out = Vec::new();
-    for (c, &s) in p.board_sq.iter().enumerate() {
-        if !pos.boxes[s] {
-            continue;
-        }
-        if p.dead[c] {
-            out.push((s, DeadlockKind::DeadSquare));
-        } else if freeze_deadlock(&p, &mut walls, &has_box, c as u16) {
-            out.push((s, DeadlockKind::Frozen));
-        }
-    }
-    out
+    Deadlocks::new(level).check(pos)
 }

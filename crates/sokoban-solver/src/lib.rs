@@ -21,7 +21,7 @@ use problem::{Problem, NONE};
 use search::{Engine, Event, Push};
 use sokoban_core::{Dir, Game, Level, Move, Position};
 
-pub use deadlock::{dead_squares, deadlocked_boxes, DeadlockKind};
+pub use deadlock::{dead_squares, deadlocked_boxes, DeadlockKind, Deadlocks};
 
 /// Limits and reporting cadence of a search.
 #[derive(Clone, Debug, PartialEq)]

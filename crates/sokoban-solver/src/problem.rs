@@ -8,6 +8,9 @@ use sokoban_core::{Board, Dir, Square};
 pub const NONE: u16 = u16::MAX;
 /// Distance of a box that cannot reach a goal.
 pub const INF_DIST: u16 = u16::MAX;
+/// Boards with more floor squares than this skip the per-square component table (it has
+/// n² entries) and use push distances over all sides.
+pub const MAX_COMP_SQUARES: usize = 4096;
 
 /// The static problem: a board reduced to its floor squares, indexed `0..n`.
 #[derive(Clone, Debug)]
@@ -29,6 +32,16 @@ pub struct Problem {
     pub dist: Vec<u16>,
     /// True where a box can reach no goal (simple dead squares).
     pub dead: Vec<bool>,
+    /// For each square `b` and side `d`: the class of that side, i.e. which sides of a box
+    /// on `b` the player can walk between (`u8::MAX` for a side that is not floor).
+    pub side_class: Vec<[u8; 4]>,
+    /// `comp[b * n + s]`: the class of the sides of `b` that square `s` is connected to when
+    /// a box stands on `b` (walls only otherwise); `u8::MAX` for `s == b`. Empty for very
+    /// large boards (then every side counts).
+    pub comp: Vec<u8>,
+    /// `dist_class[(j * n + s) * 4 + c]`: fewest pushes to bring a box from `s` to goal `j`
+    /// when the player starts on a side of class `c`.
+    pub dist_class: Vec<u16>,
     /// Zobrist keys for a box on each square.
     pub z_box: Vec<u64>,
     /// Zobrist keys for the (normalized) player square.
@@ -47,6 +60,16 @@ fn splitmix(state: &mut u64) -> u64 {
 impl Problem {
     /// Precompute the tables of a board.
     pub fn new(board: &Board) -> Problem {
+        Self::build(board, true)
+    }
+
+    /// The tables without the per-square component table (for deadlock checks, which do
+    /// not need it: less memory and time on large boards).
+    pub fn without_components(board: &Board) -> Problem {
+        Self::build(board, false)
+    }
+
+    fn build(board: &Board, with_components: bool) -> Problem {
         let mut compact = vec![NONE; board.len()];
         let mut board_sq = Vec::new();
         for s in 0..board.len() {
@@ -82,11 +105,20 @@ impl Problem {
             goals,
             dist: Vec::new(),
             dead: Vec::new(),
+            side_class: Vec::new(),
+            comp: Vec::new(),
+            dist_class: Vec::new(),
             z_box,
             z_player,
         };
         let sides = p.side_classes();
-        p.dist = p.push_distances(&sides);
+        (p.dist, p.dist_class) = p.push_distances(&sides);
+        p.comp = if with_components && n <= MAX_COMP_SQUARES {
+            p.components(&sides)
+        } else {
+            Vec::new()
+        };
+        p.side_class = sides;
         p.dead =
             (0..n).map(|s| (0..p.goals.len()).all(|j| p.dist[j * n + s] == INF_DIST)).collect();
         p
@@ -96,6 +128,58 @@ impl Problem {
     #[inline(always)]
     pub fn step(&self, s: u16, d: usize) -> u16 {
         self.nbr[s as usize][d]
+    }
+
+    /// The class of the sides of a box on `b` that the player on `player` can reach — on
+    /// the bare board, so it can never reach the other sides before that box moves.
+    /// `u8::MAX` when unknown (every side counts).
+    #[inline(always)]
+    pub fn player_class(&self, b: u16, player: u16) -> u8 {
+        if self.comp.is_empty() {
+            u8::MAX
+        } else {
+            self.comp[b as usize * self.n + player as usize]
+        }
+    }
+
+    /// Fewest pushes from `s` to goal `j` when the player is on a side of class `class`
+    /// (`u8::MAX`: any side).
+    #[inline(always)]
+    pub fn dist_from(&self, j: usize, s: u16, class: u8) -> u16 {
+        if class == u8::MAX {
+            self.dist(j, s)
+        } else {
+            self.dist_class[(j * self.n + s as usize) * 4 + class as usize]
+        }
+    }
+
+    /// For every square `b`, the side class of every other square in the board without `b`.
+    fn components(&self, sides: &[[u8; 4]]) -> Vec<u8> {
+        let n = self.n;
+        let mut comp = vec![u8::MAX; n * n];
+        let mut stack: Vec<u16> = Vec::with_capacity(n);
+        for b in 0..n {
+            let row = &mut comp[b * n..(b + 1) * n];
+            for d in 0..4 {
+                let s = self.nbr[b][d];
+                if s == NONE || row[s as usize] != u8::MAX {
+                    continue;
+                }
+                let c = sides[b][d];
+                row[s as usize] = c;
+                stack.clear();
+                stack.push(s);
+                while let Some(x) = stack.pop() {
+                    for &y in &self.nbr[x as usize] {
+                        if y != NONE && y as usize != b && row[y as usize] == u8::MAX {
+                            row[y as usize] = c;
+                            stack.push(y);
+                        }
+                    }
+                }
+            }
+        }
+        comp
     }
 
     /// Fewest pushes from `s` to goal number `j`.
@@ -144,10 +228,12 @@ impl Problem {
         out
     }
 
-    /// Push distances to every goal by backward search over (box square, player side).
-    fn push_distances(&self, sides: &[[u8; 4]]) -> Vec<u16> {
+    /// Push distances to every goal by backward search over (box square, player side):
+    /// the best over all sides, and the best per side class.
+    fn push_distances(&self, sides: &[[u8; 4]]) -> (Vec<u16>, Vec<u16>) {
         let n = self.n;
         let mut dist = vec![INF_DIST; self.goals.len() * n];
+        let mut dist_class = vec![INF_DIST; self.goals.len() * n * 4];
         let mut state = vec![INF_DIST; n * 4];
         let mut queue: Vec<u32> = Vec::with_capacity(n * 4);
         for (j, &g) in self.goals.iter().enumerate() {
@@ -183,11 +269,21 @@ impl Problem {
             for s in 0..n {
                 let m = (0..4).map(|d| state[s * 4 + d]).min().unwrap_or(INF_DIST);
                 dist[j * n + s] = m;
+                for d in 0..4 {
+                    let c = sides[s][d];
+                    if c != u8::MAX {
+                        let e = &mut dist_class[(j * n + s) * 4 + c as usize];
+                        *e = (*e).min(state[s * 4 + d]);
+                    }
+                }
             }
             // A box on its goal needs no push, even where the player cannot stand beside it
             // (a fixed box on a goal in a walled-in pocket).
             dist[j * n + g as usize] = 0;
+            for c in 0..4 {
+                dist_class[(j * n + g as usize) * 4 + c] = 0;
+            }
         }
-        dist
+        (dist, dist_class)
     }
 }

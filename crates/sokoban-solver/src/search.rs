@@ -87,6 +87,9 @@ pub struct Engine {
     /// Assignment snapshots, one per depth.
     snaps: Vec<i64>,
     snap_len: usize,
+    /// Per box: the class of its sides the player can reach (see `Problem::player_class`);
+    /// its push distances are taken from those sides only.
+    row_class: Vec<u8>,
     /// Per square (plus a wall sentinel at `n`): `stamp` where the player can go.
     reach: Vec<u32>,
     stamp: u32,
@@ -110,8 +113,8 @@ pub struct Engine {
 }
 
 #[inline(always)]
-fn cost(p: &Problem, boxes: &[u16], i: usize, j: usize) -> i64 {
-    let d = p.dist(j, boxes[i]);
+fn cost(p: &Problem, boxes: &[u16], class: &[u8], i: usize, j: usize) -> i64 {
+    let d = p.dist_from(j, boxes[i], class[i]);
     if d == INF_DIST {
         INF_COST
     } else {
@@ -131,7 +134,7 @@ impl Engine {
         }
         let nb = box_squares.len();
         let assign = Assignment::new(nb);
-        let snap_len = assign.saved_len();
+        let snap_len = assign.saved_len() + nb;
         Engine {
             boxes: box_squares.to_vec(),
             box_at,
@@ -140,6 +143,7 @@ impl Engine {
             assign,
             snaps: Vec::new(),
             snap_len,
+            row_class: vec![u8::MAX; nb],
             reach: vec![0; n + 1],
             stamp: 0,
             queue: vec![0; n + 1],
@@ -228,8 +232,8 @@ impl Engine {
     }
 
     fn bound_total(&self) -> u32 {
-        let (p, boxes) = (&self.p, &self.boxes);
-        let t = self.assign.total(&|i, j| cost(p, boxes, i, j));
+        let (p, boxes, class) = (&self.p, &self.boxes, &self.row_class);
+        let t = self.assign.total(&|i, j| cost(p, boxes, class, i, j));
         if t >= INF_COST {
             INF_F
         } else {
@@ -264,13 +268,35 @@ impl Engine {
         if self.snaps.len() < end {
             self.snaps.resize(end, 0);
         }
-        self.assign.save_to(&mut self.snaps[start..end]);
+        let k = self.assign.saved_len();
+        self.assign.save_to(&mut self.snaps[start..start + k]);
+        for (d, &c) in self.snaps[start + k..end].iter_mut().zip(&self.row_class) {
+            *d = c as i64;
+        }
     }
 
     fn restore_at(&mut self, depth: usize) {
         let start = depth * self.snap_len;
         let end = start + self.snap_len;
-        self.assign.restore(&self.snaps[start..end]);
+        let k = self.assign.saved_len();
+        self.assign.restore(&self.snaps[start..start + k]);
+        for (c, &d) in self.row_class.iter_mut().zip(&self.snaps[start + k..end]) {
+            *c = d as u8;
+        }
+    }
+
+    /// Bring the bound up to date after a push of box `moved`: its row, and the rows of the
+    /// boxes whose reachable side class changed because the player moved.
+    fn update_bound(&mut self, moved: usize) {
+        let player = self.player;
+        for k in 0..self.boxes.len() {
+            let c = self.p.player_class(self.boxes[k], player);
+            if c != self.row_class[k] || k == moved {
+                self.row_class[k] = c;
+                let (p, boxes, class) = (&self.p, &self.boxes, &self.row_class);
+                self.assign.update_row(k, &|i, j| cost(p, boxes, class, i, j));
+            }
+        }
     }
 
     /// Add the push of box `i` in direction `d` if it is legal here (the player can reach the
@@ -348,9 +374,12 @@ impl Engine {
         self.stack.clear();
         let norm = self.flood();
         let key = self.key(norm);
-        let (p, boxes) = (&self.p, &self.boxes);
         if !self.started {
-            self.assign.solve(&|i, j| cost(p, boxes, i, j));
+            for k in 0..self.boxes.len() {
+                self.row_class[k] = self.p.player_class(self.boxes[k], self.player);
+            }
+            let (p, boxes, class) = (&self.p, &self.boxes, &self.row_class);
+            self.assign.solve(&|i, j| cost(p, boxes, class, i, j));
         }
         let mut h = self.bound_total();
         if h == INF_F {
@@ -472,10 +501,7 @@ impl Engine {
                     learned = b as u32;
                 }
                 self.snap_at(depth + 1);
-                {
-                    let (p, boxes) = (&self.p, &self.boxes);
-                    self.assign.update_row(c.box_id as usize, &|i, j| cost(p, boxes, i, j));
-                }
+                self.update_bound(c.box_id as usize);
                 let hm = self.bound_total();
                 if hm == INF_F {
                     self.restore_at(depth + 1);
@@ -508,7 +534,9 @@ impl Engine {
                         self.tt.get_mut(slot).enter(g16, iter);
                         slot
                     }
-                    None => self.tt.insert(self.hash, key, g16, h.min(DEAD as u32 - 1) as u16, iter),
+                    None => {
+                        self.tt.insert(self.hash, key, g16, h.min(DEAD as u32 - 1) as u16, iter)
+                    }
                 };
                 let (lo, hi) = self.generate(c.box_id);
                 self.stack.push(Frame {
