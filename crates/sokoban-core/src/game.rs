@@ -1,6 +1,8 @@
 //! A game in progress: the current position, the moves made since the start, and
 //! undo/redo history in which a restart is an undoable action: undoing it brings back
-//! the moves and the redo list exactly as they were before the restart.
+//! the moves and the redo list exactly as they were before the restart. Moves can be
+//! grouped (a walk to a clicked square, a box dragged along its path) so that one undo
+//! or redo takes back or replays the whole group.
 
 use crate::board::{Dir, Level, Move, Position};
 use crate::error::{Error, ErrorKind, Result};
@@ -8,13 +10,11 @@ use crate::error::{Error, ErrorKind, Result};
 /// One entry of the undo stack.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Action {
-    Move(Move),
+    /// A move and its group (0: a move on its own).
+    Move(Move, u32),
     /// A restart; remembers the moves and the redo list it discarded so undo can bring
     /// them back.
-    Restart {
-        line: Vec<Move>,
-        redo: Vec<Move>,
-    },
+    Restart { line: Vec<Move>, redo: Vec<(Move, u32)> },
 }
 
 /// A level being played.
@@ -26,15 +26,27 @@ pub struct Game {
     line: Vec<Move>,
     pushes: usize,
     undo: Vec<Action>,
-    /// Undone moves, the next one to redo last.
-    redo: Vec<Move>,
+    /// Undone moves with their groups, the next one to redo last.
+    redo: Vec<(Move, u32)>,
+    /// The group new moves join (0: none).
+    group: u32,
+    last_group: u32,
 }
 
 impl Game {
     /// A new game at the level's start.
     pub fn new(level: Level) -> Game {
         let pos = level.start.clone();
-        Game { level, pos, line: Vec::new(), pushes: 0, undo: Vec::new(), redo: Vec::new() }
+        Game {
+            level,
+            pos,
+            line: Vec::new(),
+            pushes: 0,
+            undo: Vec::new(),
+            redo: Vec::new(),
+            group: 0,
+            last_group: 0,
+        }
     }
 
     /// The level.
@@ -64,7 +76,7 @@ impl Game {
 
     /// The moves that redo would replay, in order.
     pub fn redo_moves(&self) -> Vec<Move> {
-        self.redo.iter().rev().copied().collect()
+        self.redo.iter().rev().map(|&(m, _)| m).collect()
     }
 
     /// True when every box is on a goal.
@@ -87,11 +99,22 @@ impl Game {
         !self.redo.is_empty()
     }
 
-    fn do_move(&mut self, dir: Dir) -> Option<Move> {
+    /// Start a group: the moves made until [`Game::end_group`] are undone and redone as one.
+    pub fn begin_group(&mut self) {
+        self.last_group += 1;
+        self.group = self.last_group;
+    }
+
+    /// End the current group.
+    pub fn end_group(&mut self) {
+        self.group = 0;
+    }
+
+    fn do_move(&mut self, dir: Dir, group: u32) -> Option<Move> {
         let m = self.pos.apply(&self.level.board, dir)?;
         self.line.push(m);
         self.pushes += m.push as usize;
-        self.undo.push(Action::Move(m));
+        self.undo.push(Action::Move(m, group));
         Some(m)
     }
 
@@ -100,9 +123,9 @@ impl Game {
     /// A step equal to the next redo move keeps the rest of the redo list; any other
     /// step clears it.
     pub fn step(&mut self, dir: Dir) -> Option<Move> {
-        let m = self.do_move(dir)?;
+        let m = self.do_move(dir, self.group)?;
         match self.redo.last() {
-            Some(r) if *r == m => {
+            Some((r, _)) if *r == m => {
                 self.redo.pop();
             }
             _ => self.redo.clear(),
@@ -110,15 +133,22 @@ impl Game {
         Some(m)
     }
 
-    /// Undo the last action. Returns false when there is nothing to undo.
+    /// Undo the last action (a move, a whole group of moves, or a restart). Returns false
+    /// when there is nothing to undo.
     pub fn undo(&mut self) -> bool {
         match self.undo.pop() {
             None => false,
-            Some(Action::Move(m)) => {
-                self.pos.unapply(&self.level.board, m);
-                self.line.pop();
-                self.pushes -= m.push as usize;
-                self.redo.push(m);
+            Some(Action::Move(m, g)) => {
+                self.unmove(m, g);
+                if g != 0 {
+                    while let Some(&Action::Move(m2, g2)) = self.undo.last() {
+                        if g2 != g {
+                            break;
+                        }
+                        self.undo.pop();
+                        self.unmove(m2, g2);
+                    }
+                }
                 true
             }
             Some(Action::Restart { line, redo }) => {
@@ -133,12 +163,29 @@ impl Game {
         }
     }
 
-    /// Redo the last undone action. Returns false when there is nothing to redo.
+    fn unmove(&mut self, m: Move, g: u32) {
+        self.pos.unapply(&self.level.board, m);
+        self.line.pop();
+        self.pushes -= m.push as usize;
+        self.redo.push((m, g));
+    }
+
+    /// Redo the last undone move, or group of moves. Returns false when there is nothing to
+    /// redo.
     pub fn redo(&mut self) -> bool {
         match self.redo.pop() {
             None => false,
-            Some(m) => {
-                self.do_move(m.dir).expect("redo replays");
+            Some((m, g)) => {
+                self.do_move(m.dir, g).expect("redo replays");
+                if g != 0 {
+                    while let Some(&(m2, g2)) = self.redo.last() {
+                        if g2 != g {
+                            break;
+                        }
+                        self.redo.pop();
+                        self.do_move(m2.dir, g2).expect("redo replays");
+                    }
+                }
                 true
             }
         }
@@ -157,23 +204,21 @@ impl Game {
         true
     }
 
-    /// Undo moves back to the start of the current line (stops at a restart).
+    /// Undo moves back to the start of the current line (stops at a restart). Returns the
+    /// number of moves undone.
     pub fn undo_all(&mut self) -> usize {
-        let mut n = 0;
-        while matches!(self.undo.last(), Some(Action::Move(_))) {
+        let before = self.line.len();
+        while matches!(self.undo.last(), Some(Action::Move(..))) {
             self.undo();
-            n += 1;
         }
-        n
+        before - self.line.len()
     }
 
-    /// Redo every move of the redo list.
+    /// Redo every move of the redo list. Returns the number of moves redone.
     pub fn redo_all(&mut self) -> usize {
-        let mut n = 0;
-        while self.redo() {
-            n += 1;
-        }
-        n
+        let before = self.line.len();
+        while self.redo() {}
+        self.line.len() - before
     }
 
     /// Check that a sequence of moves is legal from the current position, without playing it.
@@ -207,11 +252,19 @@ impl Game {
         Ok(())
     }
 
-    /// Play a sequence of moves, all or nothing: nothing changes when one is illegal.
+    /// Play a sequence of moves, all or nothing: nothing changes when one is illegal. The
+    /// moves form one group (one undo takes them all back) unless a group is already open.
     pub fn play(&mut self, moves: &[Move]) -> Result<()> {
         self.check_moves(moves)?;
+        let own = self.group == 0;
+        if own {
+            self.begin_group();
+        }
         for m in moves {
             self.step(m.dir);
+        }
+        if own {
+            self.end_group();
         }
         Ok(())
     }
@@ -219,7 +272,10 @@ impl Game {
     /// Rebuild a game from saved history: the moves from the start and the redo moves.
     pub fn restore(level: Level, line: &[Move], redo: &[Move]) -> Result<Game> {
         let mut g = Game::new(level);
-        g.play(line)?;
+        g.check_moves(line)?;
+        for m in line {
+            g.step(m.dir);
+        }
         let mut probe = g.pos.clone();
         for (i, m) in redo.iter().enumerate() {
             if probe.apply(&g.level.board, m.dir) != Some(*m) {
@@ -229,7 +285,7 @@ impl Game {
                 ));
             }
         }
-        g.redo = redo.iter().rev().copied().collect();
+        g.redo = redo.iter().rev().map(|&m| (m, 0)).collect();
         Ok(g)
     }
 }

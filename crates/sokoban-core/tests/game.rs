@@ -171,6 +171,37 @@ fn restore_rebuilds_history() {
     assert!(Game::restore(lvl, &line, &bad).is_err());
 }
 
+#[test]
+fn groups_undo_and_redo_as_one() {
+    let mut g = Game::new(level(ROOM));
+    let start = g.position().clone();
+    g.step(Dir::Up).unwrap();
+    g.begin_group();
+    for d in dirs("lldd") {
+        g.step(d).unwrap();
+    }
+    g.end_group();
+    g.step(Dir::Right).unwrap();
+    let end = g.position().clone();
+    assert!(g.undo()); // the single step
+    assert_eq!(g.moves(), 5);
+    assert!(g.undo()); // the whole group
+    assert_eq!(g.moves(), 1);
+    assert!(g.redo());
+    assert_eq!(g.moves(), 5);
+    assert!(g.redo());
+    assert_eq!(g.position(), &end);
+    // play() is one group; restore() keeps single steps.
+    let moves: Vec<Move> = g.line().to_vec();
+    let mut h = Game::new(level(ROOM));
+    h.play(&moves).unwrap();
+    assert!(h.undo());
+    assert_eq!(h.position(), &start);
+    let mut r = Game::restore(level(ROOM), &moves, &[]).unwrap();
+    assert!(r.undo());
+    assert_eq!(r.moves(), 5);
+}
+
 /// A tiny deterministic PRNG for property tests.
 struct XorShift(u64);
 impl XorShift {

@@ -150,6 +150,8 @@ struct Deadlock {
 pub struct Session {
     game: Game,
     drag: Option<BoxSearch>,
+    /// Deadlock tables, built on first use (once per level).
+    deadlocks: Option<sokoban_solver::Deadlocks>,
 }
 
 fn letters(moves: &[Move]) -> String {
@@ -162,7 +164,7 @@ impl Session {
     #[wasm_bindgen(constructor)]
     pub fn new(text: &str) -> Result<Session, JsValue> {
         let level = format::parse_level(text).map_err(|e| js_error(e.message))?;
-        Ok(Session { game: Game::new(level), drag: None })
+        Ok(Session { game: Game::new(level), drag: None, deadlocks: None })
     }
 
     /// Rebuild a session from saved history: moves from the start and the redo list (LURD).
@@ -171,7 +173,7 @@ impl Session {
         let line = lurd::parse_lurd(line).map_err(|e| js_error(e.message))?;
         let redo = lurd::parse_lurd(redo).map_err(|e| js_error(e.message))?;
         let game = Game::restore(level, &line, &redo).map_err(|e| js_error(e.message))?;
-        Ok(Session { game, drag: None })
+        Ok(Session { game, drag: None, deadlocks: None })
     }
 
     fn level(&self) -> &Level {
@@ -216,13 +218,27 @@ impl Session {
         Some(m.lurd().to_string())
     }
 
-    /// Undo one action; false when there is nothing to undo.
+    /// Start a group of moves (a walk, a box drag): until `endGroup`, moves are undone and
+    /// redone together.
+    #[wasm_bindgen(js_name = beginGroup)]
+    pub fn begin_group(&mut self) {
+        self.game.begin_group();
+    }
+
+    /// End the current group of moves.
+    #[wasm_bindgen(js_name = endGroup)]
+    pub fn end_group(&mut self) {
+        self.game.end_group();
+    }
+
+    /// Undo one action (a move, a group of moves, or a restart); false when there is
+    /// nothing to undo.
     pub fn undo(&mut self) -> bool {
         self.drag = None;
         self.game.undo()
     }
 
-    /// Redo one move; false when there is nothing to redo.
+    /// Redo one move or group of moves; false when there is nothing to redo.
     pub fn redo(&mut self) -> bool {
         self.drag = None;
         self.game.redo()
@@ -300,7 +316,8 @@ impl Session {
         Ok(letters(&moves))
     }
 
-    /// Play a LURD move list from here, all or nothing; throws when a move is illegal.
+    /// Play a LURD move list from here, all or nothing, as one undo group; throws when a
+    /// move is illegal.
     #[wasm_bindgen(js_name = playLurd)]
     pub fn play_lurd(&mut self, text: &str) -> Result<(), JsValue> {
         let moves = self.parse_moves(text)?;
@@ -343,18 +360,20 @@ impl Session {
     }
 
     /// Boxes in a deadlock: `[{square, kind: "dead-square" | "frozen"}]`.
-    pub fn deadlocks(&self) -> JsValue {
-        let list: Vec<Deadlock> =
-            sokoban_solver::deadlocked_boxes(self.level(), self.game.position())
-                .into_iter()
-                .map(|(square, k)| Deadlock {
-                    square,
-                    kind: match k {
-                        sokoban_solver::DeadlockKind::DeadSquare => "dead-square",
-                        sokoban_solver::DeadlockKind::Frozen => "frozen",
-                    },
-                })
-                .collect();
+    pub fn deadlocks(&mut self) -> JsValue {
+        let checker =
+            self.deadlocks.get_or_insert_with(|| sokoban_solver::Deadlocks::new(self.game.level()));
+        let list: Vec<Deadlock> = checker
+            .check(self.game.position())
+            .into_iter()
+            .map(|(square, k)| Deadlock {
+                square,
+                kind: match k {
+                    sokoban_solver::DeadlockKind::DeadSquare => "dead-square",
+                    sokoban_solver::DeadlockKind::Frozen => "frozen",
+                },
+            })
+            .collect();
         to_js(&list)
     }
 
