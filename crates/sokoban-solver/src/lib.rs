@@ -102,7 +102,9 @@ pub struct Progress {
     pub table_used: usize,
     /// Transposition table slots.
     pub table_capacity: usize,
-    /// True when this report marks the end of an iteration.
+    /// True when this report marks the end of an iteration: then `iteration` and
+    /// `nodes_iteration` describe the iteration that just ended, and `threshold` is
+    /// already the next iteration's (the proven lower bound on the pushes).
     pub iteration_done: bool,
 }
 

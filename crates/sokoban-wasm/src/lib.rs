@@ -519,7 +519,9 @@ impl SolverTask {
 
     /// Search for about `slice_ms` milliseconds. Returns a message object with `type`
     /// "progress" (search goes on), or the final "solved" (with `lurd`, `pushes`, `moves`),
-    /// "unsolvable", "limit" or "error".
+    /// "unsolvable", "limit" (with `limit`: "time" or "nodes") or "error" (with `message`).
+    /// A progress message with `iterationDone` reports the iteration that just ended
+    /// (`iteration`, `nodesIteration`) and the threshold of the next one.
     pub fn step(&mut self, slice_ms: f64) -> JsValue {
         match self.solver.step(&self.clock, slice_ms) {
             Step::Running(p) => to_js(&message("progress", &p, None)),

@@ -1,0 +1,149 @@
+// The solver panel: Solve (live progress, then an animated replay that ends solved),
+// Cancel of a long search, Hint, and the unsolvable / limit messages. Saves solver.png
+// (the whole page), solver-panel.png (the panel after solving) and solver-running.png.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import {
+  OUTPUT, assertNoErrors, counters, openPage, pasteText, settle, shot, startApp, view, waitStatus,
+} from './helpers.mjs';
+import { BIG_OPEN, DOORWAY, ROOM } from './levels.mjs';
+
+let app;
+before(async () => {
+  app = await startApp();
+});
+after(async () => {
+  await app?.close();
+});
+
+async function playing(level) {
+  const page = await openPage(app);
+  await pasteText(page, level);
+  await waitStatus(page, /Loaded/);
+  return page;
+}
+
+const solverState = (page) => page.textContent('#s-state');
+const progressCount = (page) => page.$eval('#solver-stats', (e) => Number(e.dataset.progress || 0));
+const button = (page, name) => page.getByRole('button', { name, exact: true });
+
+async function waitSolverState(page, re, timeout = 30000) {
+  await page.waitForFunction(
+    ([src, flags]) => new RegExp(src, flags).test(document.querySelector('#s-state').textContent),
+    [re.source, re.flags],
+    { timeout },
+  );
+}
+
+test('Solve shows live progress, then replays the solution until the level is solved', async () => {
+  const page = await playing(DOORWAY);
+  await button(page, 'Solve').click();
+  assert.equal(await button(page, 'Cancel').isDisabled(), false);
+  assert.equal(await button(page, 'Solve').isDisabled(), true);
+  await waitSolverState(page, /Solved: \d+ pushes/);
+  assert.ok((await progressCount(page)) >= 3, 'progress updates while searching');
+  assert.notEqual(await page.textContent('#s-nodes'), '–');
+  assert.match(await page.textContent('#s-speed'), /\/s$/);
+  assert.match(await page.textContent('#s-table'), /% full/);
+  assert.match(await page.textContent('#s-threshold'), /\d+ pushes \(iteration \d+\)/);
+  const [, pushes, moves] = (await solverState(page)).match(/Solved: (\d+) pushes, (\d+) moves/).map(Number);
+  assert.equal(pushes, 50);
+
+  // The solution is being replayed, animated, with the replay controls.
+  assert.equal(await page.isVisible('#replay-controls'), true);
+  await page.waitForFunction(() => Number(document.querySelector('[aria-label="moves"]').textContent) > 0);
+  await shot(page, 'solver.png');
+  await page.locator('section[aria-labelledby="h-solver"]').screenshot({ path: join(OUTPUT, 'solver-panel.png') });
+  // Speed up, then skip to the end.
+  await page.$eval('#r-speed', (el) => {
+    el.value = el.max;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  assert.match(await page.textContent('#r-speed-text'), /120 moves\/s/);
+  await button(page, 'Skip to end').click();
+  await settle(page);
+  const v = await view(page);
+  assert.equal(v.solved, true);
+  assert.deepEqual(await counters(page), { moves, pushes });
+  assert.match(await page.textContent('#solved'), new RegExp(`Solved in ${moves} moves, ${pushes} pushes`));
+  // Copy solution gives the whole solution.
+  await button(page, 'Copy solution').click();
+  assert.equal((await page.inputValue('#output')).length, moves);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('Cancel stops a long search and the page stays responsive', async () => {
+  const page = await playing(BIG_OPEN);
+  await button(page, 'Solve').click();
+  await page.waitForFunction(() => Number(document.querySelector('#solver-stats').dataset.progress) >= 3, null, { timeout: 10000 });
+  await page.locator('section[aria-labelledby="h-solver"]').screenshot({ path: join(OUTPUT, 'solver-running.png') });
+  // The page is not blocked while the worker searches: moving works.
+  await page.keyboard.press('ArrowLeft');
+  assert.equal((await counters(page)).moves, 1);
+  const t0 = Date.now();
+  await button(page, 'Cancel').click();
+  await waitSolverState(page, /Cancelled/, 3000);
+  assert.ok(Date.now() - t0 < 2500, 'cancelled quickly');
+  assert.equal(await button(page, 'Solve').isDisabled(), false);
+  assert.equal(await button(page, 'Cancel').isDisabled(), true);
+  assert.equal((await counters(page)).moves, 1);
+  // The next search works (Hint on a small level).
+  await pasteText(page, ROOM);
+  await button(page, 'Hint').click();
+  await waitSolverState(page, /Hint/);
+  await settle(page);
+  const c = await counters(page);
+  assert.equal(c.pushes, 1, 'a hint plays exactly one push');
+  assert.ok(c.moves >= 1);
+  assert.equal(await page.isVisible('#replay-controls'), false);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('the solver says when there is no solution, and when a time limit stops it', async () => {
+  const page = await playing('#####\n#$  #\n#  .#\n# @ #\n#####');
+  await button(page, 'Solve').click();
+  await waitSolverState(page, /This level has no solution/);
+  await pasteText(page, ROOM);
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowRight'); // box into a corner
+  await button(page, 'Solve').click();
+  await waitSolverState(page, /No solution from this position/);
+
+  await pasteText(page, BIG_OPEN);
+  await page.click('#solver-options summary');
+  await page.fill('#s-limit', '1');
+  await button(page, 'Solve').click();
+  await waitSolverState(page, /Stopped at the time limit/, 10000);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('a solver worker that dies or does not answer is replaced by a fresh one', async () => {
+  const page = await playing(ROOM);
+  // A worker that fails to start: the page says so.
+  await page.route('**/solver-worker.js', (route) => route.fulfill({
+    contentType: 'text/javascript', body: 'throw new Error("worker broke");',
+  }));
+  await button(page, 'Solve').click();
+  await waitSolverState(page, /stopped unexpectedly.*fresh solver/, 10000);
+  assert.equal(await button(page, 'Solve').isDisabled(), false);
+  // A worker that ignores every message: Cancel terminates it after a second.
+  await page.unroute('**/solver-worker.js');
+  await page.route('**/solver-worker.js', (route) => route.fulfill({
+    contentType: 'text/javascript', body: 'self.onmessage = () => {};',
+  }));
+  await button(page, 'Solve').click();
+  await page.waitForTimeout(200);
+  await button(page, 'Cancel').click();
+  await waitSolverState(page, /Cancelled.*did not answer/, 3000);
+  // The real worker again: solving works.
+  await page.unroute('**/solver-worker.js');
+  await button(page, 'Solve').click();
+  await waitSolverState(page, /Solved: 4 pushes/);
+  await button(page, 'Skip to end').click();
+  assert.equal((await view(page)).solved, true);
+  await page.context().close();
+});

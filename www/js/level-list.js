@@ -1,0 +1,50 @@
+// level-list.js — the list of an open collection's levels: one button per level with its
+// number, title and size, invalid levels marked with their error, the current level
+// highlighted, solved levels ticked. Pure DOM; main.js says what to show and what a
+// click does.
+
+export const levelTitle = (l, fallback) => l.title || fallback || `Level ${l.number}`;
+export const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Show `col` ({levels, index}) in the `<ol>` element `list` (empty when `col` is null).
+ * `pick(i)` is called when level i is clicked; `isSolved(level)` ticks a level.
+ */
+export function renderLevelList(list, col, { pick, isSolved }) {
+  if (!col) {
+    list.replaceChildren();
+    list.levels = null;
+    return;
+  }
+  if (list.levels !== col.levels) {
+    list.levels = col.levels;
+    list.replaceChildren(...col.levels.map((l, i) => item(l, () => pick(i))));
+  }
+  [...list.children].forEach((li, i) => {
+    const b = li.firstChild;
+    if (i === col.index) b.setAttribute('aria-current', 'true');
+    else b.removeAttribute('aria-current');
+    b.classList.toggle('done', !col.levels[i].error && isSolved(col.levels[i]));
+  });
+  list.children[col.index]?.firstChild.scrollIntoView({ block: 'nearest' });
+}
+
+function item(l, onClick) {
+  const li = document.createElement('li');
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = `${l.number}. ${levelTitle(l)}`;
+  if (l.error) {
+    b.classList.add('invalid');
+    b.textContent = `✗ ${b.textContent}`;
+    const why = document.createElement('span');
+    why.className = 'why';
+    why.textContent = l.error;
+    b.append(why);
+  } else {
+    b.textContent += ` (${l.width}×${l.height}, ${plural(l.boxes, 'box', 'boxes')})`;
+  }
+  b.addEventListener('click', onClick);
+  li.append(b);
+  return li;
+}

@@ -1,0 +1,87 @@
+// levelio.js — getting text in and out of the page: which URL parameters name a level,
+// reading dropped or picked files, the clipboard (with a fallback), and localStorage
+// (the current level, the open collection, and the move history of each level played).
+// Parsing itself is the wasm `parse`; this module only moves text around.
+
+const KEY_CURRENT = 'sokoban.current';
+const KEY_COLLECTION = 'sokoban.collection';
+const KEY_PROGRESS = 'sokoban.progress';
+const MAX_PROGRESS = 200; // levels whose history is kept
+
+/** True when the page URL carries a level (SokoPlayer `lvl`, SokobanScript `level`/`base64`). */
+export function urlHasLevel(loc = location) {
+  const p = new URLSearchParams(loc.search);
+  return p.has('lvl') || p.has('level') || p.has('base64');
+}
+
+/** Text of a File (a dropped or picked level file). */
+export function readFile(file) {
+  return file.text();
+}
+
+function load(key) {
+  try {
+    const v = localStorage.getItem(key);
+    return v ? JSON.parse(v) : null;
+  } catch {
+    return null;
+  }
+}
+
+function store(key, value) {
+  try {
+    if (value == null) localStorage.removeItem(key);
+    else localStorage.setItem(key, JSON.stringify(value));
+    return true;
+  } catch {
+    return false; // storage full or disabled: play on without saving
+  }
+}
+
+/** {xsb, title, index} of the level on screen, or null. */
+export const loadCurrent = () => load(KEY_CURRENT);
+export const saveCurrent = (cur) => store(KEY_CURRENT, cur);
+
+/** The open collection {title, levels: [{number, title, xsb, error, ...}]}, or null. */
+export const loadCollection = () => load(KEY_COLLECTION);
+export const saveCollection = (col) => {
+  if (store(KEY_COLLECTION, col)) return true;
+  // Too big for storage: keep only the valid levels' text.
+  const slim = col && { title: col.title, levels: col.levels.map(({ number, title, xsb, error }) => ({ number, title, xsb, error })) };
+  return store(KEY_COLLECTION, slim);
+};
+
+let progress = null; // cache of the stored progress map
+
+/** Saved history {line, redo, solved} of a level (keyed by its XSB), or null. */
+export function loadProgress(xsb) {
+  progress ??= load(KEY_PROGRESS) || {};
+  return progress[xsb] || null;
+}
+
+/** Save a level's history; `solved` marks a level solved at some point. */
+export function saveProgress(xsb, line, redo, solved = false) {
+  progress ??= load(KEY_PROGRESS) || {};
+  progress[xsb] = { line, redo, solved: solved || !!progress[xsb]?.solved, t: Date.now() };
+  const keys = Object.keys(progress);
+  if (keys.length > MAX_PROGRESS) {
+    keys.sort((a, b) => progress[a].t - progress[b].t);
+    for (const k of keys.slice(0, keys.length - MAX_PROGRESS)) delete progress[k];
+  }
+  store(KEY_PROGRESS, progress);
+}
+
+/**
+ * Put text on the clipboard. Resolves true when it worked; false when the clipboard is
+ * unavailable or refused (the caller then shows the text to copy by hand).
+ */
+export async function copyText(text) {
+  if (!navigator.clipboard?.writeText) return false;
+  try {
+    const timeout = new Promise((_, fail) => setTimeout(() => fail(new Error('timeout')), 1000));
+    await Promise.race([navigator.clipboard.writeText(text), timeout]);
+    return true;
+  } catch {
+    return false;
+  }
+}

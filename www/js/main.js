@@ -1,0 +1,697 @@
+// main.js — wiring and state. Loads the wasm, owns the Session (every rule lives there:
+// the page never decides what is legal), redraws the board and counters after each
+// change, saves progress, and connects the modules: board.js (drawing), input.js
+// (keys, mouse, touch), levelio.js (files, links, clipboard, storage), replay.js
+// (animated moves), level-list.js (a collection's levels), solver-client.js +
+// solver-panel.js (the worker and its read-out).
+import init, { parse, rleLurd, Session } from '../pkg/sokoban_wasm.js';
+import { Board } from './board.js';
+import { attachInput, isFormField } from './input.js';
+import * as io from './levelio.js';
+import { Playback } from './replay.js';
+import { SolverClient } from './solver-client.js';
+import { SolverPanel, fmtTime } from './solver-panel.js';
+import { BUILTIN } from './levels.js';
+import { levelTitle, plural, renderLevelList } from './level-list.js';
+
+const $ = (id) => document.getElementById(id);
+const SPEEDS = [1, 2, 4, 8, 15, 30, 60, 120]; // replay moves per second
+const WALK_MS = 25; // per step of a walk or a box drag
+
+const state = {
+  session: null,
+  view: null,
+  title: '',
+  collection: null, // {title, levels: [{number, title, xsb, error, ...}], index}
+  selected: -1, // box chosen by a click
+  reach: null, // Set of squares the selected or dragged box can be pushed to
+  drag: null, // {from, clientX, clientY}
+  target: -1, // reachable square under the dragged box
+  facing: 2,
+  dead: new Map(),
+  wasSolved: false,
+  solved: new Set(), // levels (XSB) solved at some point
+};
+
+let board, panel;
+const solver = new SolverClient();
+
+// ---------------------------------------------------------------- messages
+
+let statusTimer = 0;
+/** Show a message in the live region; plain information fades after a while. */
+function status(text, kind = '') {
+  const el = $('status');
+  el.textContent = text;
+  el.dataset.kind = kind;
+  clearTimeout(statusTimer);
+  if (!kind && text) statusTimer = setTimeout(() => (el.textContent = ''), 12000);
+}
+
+// ---------------------------------------------------------------- drawing
+
+function draw() {
+  board.draw(state.view, {
+    reach: state.reach,
+    target: state.target,
+    selected: state.selected,
+    drag: state.drag?.clientX === undefined ? null : state.drag,
+    dead: state.dead,
+    facing: state.facing,
+  });
+}
+
+/** Read the Session after a change: counters, buttons, warnings, board; then save. */
+function render() {
+  const s = state.session;
+  const v = (state.view = s.view());
+  $('moves').textContent = v.moves;
+  $('pushes').textContent = v.pushes;
+  $('goals').textContent = `${v.boxesOnGoals}/${v.boxCount}`;
+  $('undo').disabled = !v.canUndo;
+  $('redo').disabled = !v.canRedo;
+  $('restart').disabled = v.moves === 0;
+
+  const dead = v.solved ? [] : s.deadlocks();
+  state.dead = new Map(dead.map((d) => [d.square, d.kind]));
+  $('deadlock').textContent = deadlockText(dead);
+
+  const banner = $('solved');
+  banner.hidden = !v.solved;
+  if (v.solved) {
+    const text = `Solved in ${v.moves} moves, ${v.pushes} pushes`;
+    banner.textContent = `✓ ${text}`;
+    if (!state.wasSolved) {
+      status(`${text}!${nextValid(1) >= 0 ? ' Press Next for the next level.' : ''}`, 'ok');
+      state.solved.add(s.levelXsb());
+      renderCollection();
+    }
+  }
+  state.wasSolved = v.solved;
+  draw();
+  save();
+  updateReplayUi();
+}
+
+function deadlockText(list) {
+  const n = (kind) => list.filter((d) => d.kind === kind).length;
+  const parts = [];
+  const dead = n('dead-square'), frozen = n('frozen');
+  if (dead === 1) parts.push('This box is on a square from which no goal can be reached.');
+  if (dead > 1) parts.push('These boxes are on squares from which no goal can be reached.');
+  if (frozen) parts.push(`${frozen === 1 ? 'This box is' : 'These boxes are'} frozen: they can never move again, and not all are on goals.`);
+  return parts.length ? `⚠ ${parts.join(' ')} Undo to go back.` : '';
+}
+
+function save() {
+  const s = state.session;
+  const xsb = s.levelXsb();
+  io.saveCurrent({ xsb, title: state.title, index: state.collection ? state.collection.index : -1 });
+  io.saveProgress(xsb, s.historyLurd(), s.redoLurd(), state.solved.has(xsb));
+}
+
+// ---------------------------------------------------------------- levels
+
+/** Put a level on the board, with its saved history when it has one. */
+function openLevel(xsb, title) {
+  stopEverything();
+  const saved = io.loadProgress(xsb);
+  let session;
+  try {
+    session = saved ? Session.restore(xsb, saved.line, saved.redo) : new Session(xsb);
+  } catch {
+    session = new Session(xsb); // saved history that no longer fits: start fresh
+  }
+  if (saved?.solved) state.solved.add(xsb);
+  state.session?.free();
+  state.session = session;
+  state.title = title || '';
+  state.facing = 2;
+  state.wasSolved = true; // do not announce a level that was left solved
+  fitBoardHeight(session.view());
+  const col = state.collection;
+  const where = col ? `${col.title ? `${col.title} · ` : ''}${col.index + 1} of ${col.levels.length}` : '';
+  $('level-title').textContent = [state.title, where].filter(Boolean).join(' — ') || 'Untitled level';
+  document.title = `${state.title || 'Sokoban'} · Sokoban`;
+  render();
+  renderCollection();
+}
+
+/** On a narrow (phone) page the board is as tall as the level needs, not more. */
+function fitBoardHeight(v = state.view) {
+  const wrap = $('board-wrap');
+  if (!v || !matchMedia('(max-width: 820px)').matches) {
+    wrap.style.height = '';
+    return;
+  }
+  const cell = Math.min(wrap.clientWidth / v.width, 72);
+  wrap.style.height = `${Math.round(Math.max(200, Math.min(cell * v.height, innerHeight * 0.7)))}px`;
+}
+
+/**
+ * Read pasted, dropped or typed text: a level, a collection or a LURD solution. On bad
+ * input the board stays as it was and the message says what is wrong.
+ */
+function loadText(text, source) {
+  if (!text.trim()) {
+    status(`Nothing to load: the ${source} is empty.`, 'error');
+    return false;
+  }
+  let p;
+  try {
+    p = parse(text);
+  } catch (e) {
+    status(`Could not read the ${source}: ${e.message}`, 'error');
+    return false;
+  }
+  if (p.kind === 'solution') return replayText(p.lurd);
+  const valid = p.levels.filter((l) => !l.error);
+  if (p.levels.length === 1) {
+    const l = p.levels[0];
+    if (l.error) {
+      status(`That level cannot be played: ${l.error}`, 'error');
+      return false;
+    }
+    clearUrlLevel();
+    state.collection = null;
+    io.saveCollection(null);
+    openLevel(l.xsb, levelTitle(l, p.title || 'Untitled level'));
+    status(`Loaded a ${l.width}×${l.height} level with ${plural(l.boxes, 'box', 'boxes')} (${p.format}).`);
+    return true;
+  }
+  if (!valid.length) {
+    status(`None of the ${p.levels.length} levels can be played: ${p.levels[0].error}`, 'error');
+    return false;
+  }
+  clearUrlLevel();
+  const first = p.levels.indexOf(valid[0]);
+  state.collection = { title: p.title || '', levels: p.levels, index: first };
+  io.saveCollection({ title: state.collection.title, levels: p.levels });
+  openLevel(valid[0].xsb, levelTitle(valid[0]));
+  const bad = p.levels.length - valid.length;
+  status(`Opened a collection of ${p.levels.length} levels${bad ? ` (${bad} invalid, marked in the list)` : ''}.`);
+  return true;
+}
+
+/** After the user picks another level, the page URL should no longer name the old one. */
+function clearUrlLevel() {
+  if (io.urlHasLevel()) history.replaceState(null, '', location.pathname);
+}
+
+function goToLevel(i) {
+  const col = state.collection;
+  const l = col?.levels[i];
+  if (!l) return;
+  if (l.error) {
+    status(`Level ${l.number} cannot be played: ${l.error}`, 'error');
+    return;
+  }
+  clearUrlLevel();
+  col.index = i;
+  openLevel(l.xsb, levelTitle(l));
+  status(`Level ${l.number}: ${levelTitle(l)}.`);
+}
+
+/** Index of the next (+1) or previous (-1) playable level of the collection, or -1. */
+function nextValid(dir) {
+  const col = state.collection;
+  if (!col) return -1;
+  for (let i = col.index + dir; i >= 0 && i < col.levels.length; i += dir) if (!col.levels[i].error) return i;
+  return -1;
+}
+
+function renderCollection() {
+  const col = state.collection;
+  $('prev').disabled = nextValid(-1) < 0;
+  $('next').disabled = nextValid(1) < 0;
+  $('level-pos').textContent = col ? `${col.index + 1} / ${col.levels.length}` : 'single level';
+  renderLevelList($('level-list'), col, {
+    pick: goToLevel,
+    isSolved: (l) => state.solved.has(l.xsb) || !!io.loadProgress(l.xsb)?.solved,
+  });
+}
+
+// ---------------------------------------------------------------- playing
+
+const stepFacing = (dir) => {
+  const letter = state.session.step(dir);
+  if (letter !== undefined) state.facing = dir;
+  return letter;
+};
+// A walk or box drag is one undo group: it starts in animate() and closes when the
+// animation ends, is finished early by another input, or is dropped.
+const endGroup = () => state.session?.endGroup();
+const walk = new Playback({
+  step: stepFacing,
+  undo: () => state.session.undo(),
+  onChange: render,
+  onEnd: (why) => {
+    endGroup();
+    if (why === 'blocked') walk.stop();
+  },
+});
+const replay = new Playback({
+  step: stepFacing,
+  undo: () => state.session.undo(),
+  onChange: render,
+  onEnd: (why, i) => {
+    if (why === 'blocked') status(`Replay stopped: move ${i + 1} is blocked.`, 'error');
+    else if (!state.view.solved) status('Replay finished.');
+    updateReplayUi();
+  },
+});
+
+function clearSelection() {
+  state.selected = -1;
+  state.reach = null;
+  state.drag = null;
+  state.target = -1;
+}
+
+/** A new input first finishes a walk and ends a replay, then acts on the Session. */
+function interrupt() {
+  walk.finish();
+  endGroup();
+  if (replay.length) closeReplay();
+  clearSelection();
+}
+
+function stopEverything() {
+  walk.stop();
+  endGroup();
+  closeReplay();
+  clearSelection();
+  if (solver.busy) solver.cancel();
+}
+
+function act(fn) {
+  return (arg) => {
+    interrupt();
+    fn(arg);
+    render();
+  };
+}
+
+const actions = {
+  move: act((dir) => {
+    if (stepFacing(dir) === undefined) state.facing = dir;
+  }),
+  undo: act(() => state.session.undo()),
+  redo: act(() => state.session.redo()),
+  restart: act(() => {
+    if (state.session.restart()) status('Restarted. Undo brings your moves back.');
+  }),
+  home: act(() => state.session.undoAll()),
+  end: act(() => state.session.redoAll()),
+  escape() {
+    walk.finish();
+    if (state.selected >= 0 || state.drag) {
+      clearSelection();
+      status('Box let go.');
+      draw();
+    }
+  },
+  hasBox: (sq) => !!state.view.boxes[sq],
+  click(sq) {
+    const selected = state.selected;
+    interrupt();
+    const v = state.view;
+    if (selected >= 0) {
+      if (sq === selected) status('Box let go.');
+      else if (v.boxes[sq]) selectBox(sq);
+      else pushBox(selected, sq);
+      draw();
+      return;
+    }
+    if (v.boxes[sq]) selectBox(sq);
+    else if (v.cells[sq] === 2 && sq !== v.player) {
+      const path = state.session.walkTo(sq);
+      if (path === undefined) status('The player cannot get there.', 'error');
+      else animate(path);
+    }
+    draw();
+  },
+  dragStart(sq) {
+    interrupt();
+    if (!state.view.boxes[sq]) return false; // it moved: an animation was just finished
+    state.reach = new Set(state.session.boxReach(sq));
+    state.drag = { from: sq };
+    return true;
+  },
+  dragMove(sq, clientX, clientY) {
+    if (!state.drag) return;
+    Object.assign(state.drag, { clientX, clientY });
+    state.target = state.reach.has(sq) && sq !== state.drag.from ? sq : -1;
+    draw();
+  },
+  drop(sq) {
+    const from = state.drag?.from;
+    if (from === undefined) return;
+    clearSelection();
+    if (sq !== from) pushBox(from, sq);
+    draw();
+  },
+  dragCancel() {
+    clearSelection();
+    draw();
+  },
+};
+
+function selectBox(sq) {
+  state.selected = sq;
+  state.reach = new Set(state.session.boxReach(sq));
+  status(state.reach.size > 1 ? 'Box selected: click a lit square to push it there (Esc lets go).' : 'This box cannot be pushed anywhere from here.');
+}
+
+/** Push the box on `from` to `to` by the best box path, animated; explain when impossible. */
+function pushBox(from, to) {
+  const path = to >= 0 ? state.session.boxPath(from, to) : undefined;
+  clearSelection();
+  if (path === undefined) {
+    status('The box cannot be pushed there.', 'error');
+    return false;
+  }
+  status('');
+  animate(path);
+  return true;
+}
+
+function animate(lurd) {
+  if (!lurd) return;
+  walk.load(lurd, WALK_MS);
+  state.session.beginGroup();
+  walk.play();
+}
+
+// ---------------------------------------------------------------- replay
+
+function startReplay(lurd, what) {
+  interrupt();
+  replay.load(lurd, 1000 / SPEEDS[$('r-speed').value]);
+  $('replay-controls').hidden = false;
+  status(`Replaying ${what}: ${lurd.length} moves.`);
+  replay.play();
+  updateReplayUi();
+}
+
+function closeReplay() {
+  replay.stop();
+  $('replay-controls').hidden = true;
+}
+
+function updateReplayUi() {
+  if ($('replay-controls').hidden) return;
+  const n = replay.length, at = replay.pos;
+  $('r-play').textContent = replay.playing ? 'Pause' : 'Play';
+  $('r-play').disabled = at >= n;
+  $('r-forward').disabled = at >= n;
+  $('r-end').disabled = at >= n;
+  $('r-back').disabled = at === 0;
+  $('r-progress').max = Math.max(1, n);
+  $('r-progress').value = at;
+  $('r-pos').textContent = `${at} / ${n}`;
+}
+
+/** Replay pasted moves: from the current position if they fit, else from the start. */
+function replayText(lurd) {
+  const s = state.session;
+  try {
+    startReplay(s.checkLurd(lurd), 'the pasted moves');
+    return true;
+  } catch (here) {
+    if (state.view.moves === 0) {
+      status(`These moves do not fit this level: ${here.message}`, 'error');
+      return false;
+    }
+    const fresh = new Session(s.levelXsb());
+    try {
+      const moves = fresh.checkLurd(lurd);
+      interrupt();
+      s.restart();
+      render();
+      startReplay(moves, 'the pasted moves from the start');
+      return true;
+    } catch (e) {
+      status(`These moves do not fit this level, from here or from the start: ${e.message}`, 'error');
+      return false;
+    } finally {
+      fresh.free();
+    }
+  }
+}
+
+// ---------------------------------------------------------------- solver
+
+function solverOptions() {
+  const opts = {};
+  const limit = Number($('s-limit').value);
+  if (limit > 0) opts.timeLimitMs = limit * 1000;
+  const mib = Number($('s-table-mib').value);
+  opts.tableMiB = mib >= 1 ? Math.min(mib, 1024) : 64;
+  return opts;
+}
+
+function setSolving(on) {
+  $('solve').disabled = on;
+  $('hint').disabled = on;
+  $('cancel').disabled = !on;
+}
+
+async function runSolver(kind) {
+  if (solver.busy) return;
+  interrupt();
+  render();
+  const s = state.session;
+  if (state.view.solved) {
+    panel.setState('The level is already solved.', 'ok');
+    return;
+  }
+  const request = { level: s.levelXsb(), player: s.player(), boxes: Array.from(s.boxSquares()), options: solverOptions() };
+  const history = s.historyLurd();
+  const atStart = state.view.moves === 0;
+  panel.reset();
+  panel.setState(kind === 'hint' ? 'Looking for the best next push…' : 'Solving…', 'running');
+  setSolving(true);
+  const msg = await solver.solve(request, (m) => panel.update(m));
+  setSolving(false);
+  if (msg.iteration !== undefined) panel.update(msg);
+  if (msg.type !== 'solved') {
+    panel.showEnd(msg, atStart);
+    return;
+  }
+  if (state.session !== s || s.historyLurd() !== history) {
+    panel.setState(`Found a solution (${msg.pushes} pushes), but the position has changed since: press ${kind === 'hint' ? 'Hint' : 'Solve'} again.`, 'bad');
+    return;
+  }
+  let moves;
+  try {
+    moves = s.checkLurd(msg.lurd); // never trust, verify
+  } catch (e) {
+    panel.setState(`The solver's answer does not replay: ${e.message}`, 'bad');
+    return;
+  }
+  if (kind === 'hint') {
+    panel.setState(`Hint: the next push (${msg.pushes} pushes to go with the best solution).`, 'ok');
+    status('Hint: walking to the next push.');
+    animate(moves.slice(0, moves.search(/[A-Z]/) + 1));
+  } else {
+    panel.setState(`Solved: ${msg.pushes} pushes, ${msg.moves} moves (fewest pushes), found in ${fmtTime(msg.elapsedMs)}.`, 'ok');
+    startReplay(moves, 'the solver’s solution');
+  }
+}
+
+// ---------------------------------------------------------------- share
+
+async function share(text, what) {
+  const out = $('output');
+  out.value = text;
+  if (await io.copyText(text)) {
+    status(`Copied the ${what} to the clipboard.`, 'ok');
+  } else {
+    out.focus();
+    out.select();
+    status(`The clipboard is not available: the ${what} is selected in the box below, copy it with Ctrl+C.`);
+  }
+}
+
+function copySolution() {
+  const s = state.session;
+  const lurd = s.historyLurd() + (replay.length ? replay.remaining() : '');
+  if (!lurd) {
+    status('No moves to copy yet.');
+    return;
+  }
+  const text = $('rle').checked ? rleLurd(lurd) : lurd;
+  share(text, state.view.solved || replay.length ? 'solution' : 'moves so far');
+}
+
+// ---------------------------------------------------------------- start
+
+function wireUi() {
+  const on = (id, fn) => $(id).addEventListener('click', fn);
+  on('undo', () => actions.undo());
+  on('redo', () => actions.redo());
+  on('restart', () => actions.restart());
+  on('prev', () => goToLevel(nextValid(-1)));
+  on('next', () => goToLevel(nextValid(1)));
+  on('load', () => loadText($('level-text').value, 'level text'));
+  on('open-file', () => $('file-input').click());
+  $('file-input').addEventListener('change', async (e) => {
+    const file = e.target.files[0];
+    if (file) loadText(await io.readFile(file), `file ${file.name}`);
+    e.target.value = '';
+  });
+  on('replay', () => {
+    const text = $('lurd-text').value;
+    if (!text.trim()) return status('Type or paste some moves first (LURD letters).', 'error');
+    let p;
+    try {
+      p = parse(text);
+    } catch (e) {
+      return status(`Could not read the moves: ${e.message}`, 'error');
+    }
+    if (p.kind !== 'solution') return status('That is a level, not a list of moves; use Load for levels.', 'error');
+    replayText(p.lurd);
+  });
+  on('r-play', () => {
+    if (replay.playing) replay.pause();
+    else replay.play();
+    updateReplayUi();
+  });
+  on('r-back', () => replay.back());
+  on('r-forward', () => {
+    replay.pause();
+    replay.forward();
+    updateReplayUi();
+  });
+  on('r-end', () => replay.finish());
+  on('r-close', () => closeReplay());
+  const speed = () => {
+    const mps = SPEEDS[$('r-speed').value];
+    $('r-speed-text').textContent = `${mps} moves/s`;
+    replay.setDelay(1000 / mps);
+  };
+  $('r-speed').addEventListener('input', speed);
+  speed();
+  on('solve', () => runSolver('solve'));
+  on('hint', () => runSolver('hint'));
+  on('cancel', () => {
+    solver.cancel();
+    panel.setState('Cancelling…', 'running');
+  });
+  on('copy-link', () => share(state.session.shareUrl(location.origin + location.pathname), 'share link'));
+  on('copy-solution', copySolution);
+
+  // Paste anywhere (but not into a text field, which keeps its own paste).
+  document.addEventListener('paste', (e) => {
+    if (isFormField(e.target)) return;
+    const text = e.clipboardData?.getData('text/plain') ?? '';
+    e.preventDefault();
+    loadText(text, 'pasted text');
+  });
+
+  // Drop a level file (or dragged text) anywhere on the page.
+  let depth = 0;
+  const hint = $('drop-hint');
+  document.addEventListener('dragenter', (e) => {
+    if (!e.dataTransfer?.types.includes('Files')) return;
+    depth++;
+    hint.hidden = false;
+  });
+  document.addEventListener('dragleave', () => {
+    if (depth > 0 && --depth === 0) hint.hidden = true;
+  });
+  document.addEventListener('dragover', (e) => e.preventDefault());
+  document.addEventListener('drop', async (e) => {
+    depth = 0;
+    hint.hidden = true;
+    if (isFormField(e.target) && !e.dataTransfer.files.length) return;
+    e.preventDefault();
+    const file = e.dataTransfer.files[0];
+    if (file) loadText(await io.readFile(file), `file ${file.name}`);
+    else loadText(e.dataTransfer.getData('text/plain'), 'dropped text');
+  });
+
+  addEventListener('resize', () => fitBoardHeight());
+  new ResizeObserver(() => {
+    if (!state.view) return;
+    board.layout(state.view.width, state.view.height);
+    draw();
+    panel.drawChart();
+  }).observe($('board-wrap'));
+}
+
+/** First level: from the URL, else what was open last time, else the built-in levels. */
+function openFirstLevel() {
+  const urlError = openUrlLevel();
+  if (urlError === null) return;
+  openSavedOrBuiltIn();
+  if (urlError) status(urlError, 'error');
+}
+
+/** Open the level the page address names: null when opened, else the error or ''. */
+function openUrlLevel() {
+  if (io.urlHasLevel()) {
+    try {
+      const p = parse(location.href);
+      const l = p.kind === 'levels' && p.levels.find((x) => !x.error);
+      if (!l) throw new Error(p.levels?.[0]?.error || 'no level in the link');
+      io.saveCollection(null);
+      openLevel(l.xsb, levelTitle(l, p.title || 'Level from the link'));
+      status(`Opened the level from the link (${p.format}).`);
+      return null;
+    } catch (e) {
+      return `The level in the page address could not be read: ${e.message}`;
+    }
+  }
+  return '';
+}
+
+function openSavedOrBuiltIn() {
+  const cur = io.loadCurrent();
+  if (cur?.xsb) {
+    try {
+      const col = io.loadCollection();
+      if (col?.levels?.[cur.index]?.xsb === cur.xsb) state.collection = { ...col, index: cur.index };
+      openLevel(cur.xsb, cur.title);
+      return;
+    } catch {
+      state.collection = null;
+    }
+  }
+  const p = parse(BUILTIN);
+  state.collection = { title: p.title || 'Built-in levels', levels: p.levels, index: 0 };
+  io.saveCollection({ title: state.collection.title, levels: p.levels });
+  openLevel(p.levels[0].xsb, levelTitle(p.levels[0]));
+  status('Welcome! Push every box onto a goal. Arrow keys move; you can also click, tap and drag.');
+}
+
+async function main() {
+  await init();
+  board = new Board($('board'));
+  panel = new SolverPanel({
+    state: $('s-state'),
+    stats: $('solver-stats'),
+    threshold: $('s-threshold'),
+    nodes: $('s-nodes'),
+    speed: $('s-speed'),
+    time: $('s-time'),
+    table: $('s-table'),
+    chart: $('s-chart'),
+  });
+  attachInput($('board'), board, actions);
+  wireUi();
+  openFirstLevel();
+  // For tests and the curious: read-only access to the game state.
+  window.app = {
+    view: () => state.session.view(),
+    history: () => state.session.historyLurd(),
+    busy: () => walk.active || replay.playing || solver.busy,
+  };
+  document.documentElement.dataset.ready = 'true';
+}
+
+main().catch((e) => {
+  status(`The game could not start: ${e.message}`, 'error');
+  throw e;
+});
