@@ -1,0 +1,137 @@
+//! The `sokoban` command: check, convert and solve on project-written levels, and (ignored,
+//! run with `--ignored`) check on the public collections in ../shared/levels when present.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn sokoban(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sokoban"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    if let Some(text) = stdin {
+        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    } else {
+        drop(child.stdin.take());
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const COLLECTION: &str = "\
+; A tiny set written for the tests
+
+; 1
+Title: Corridor
+#######
+#@ $ .#
+#######
+
+; 2
+Title: Two rooms
+#######
+#.  $ #
+# #@  #
+#  $. #
+#######
+
+; 3
+Title: Broken
+#####
+#@$ #
+#####
+";
+
+fn write_temp(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("sokoban-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn check_reports_every_level_and_fails_on_an_invalid_one() {
+    let p = write_temp("set.xsb", COLLECTION);
+    let (code, out, _) = sokoban(&["check", p.to_str().unwrap()], None);
+    assert_eq!(code, 1, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[0].contains("Corridor") && lines[0].contains("7x3") && lines[0].ends_with("ok"));
+    assert!(lines[1].contains("Two rooms") && lines[1].contains("2 boxes"));
+    assert!(lines[2].contains("Broken") && lines[2].contains("error") && lines[2].contains("goal"));
+    assert_eq!(lines[3], "3 levels, 2 valid");
+}
+
+#[test]
+fn check_succeeds_on_valid_levels_from_stdin() {
+    let (code, out, _) = sokoban(&["check", "-"], Some("#####\n#@$.#\n#####\n"));
+    assert_eq!(code, 0);
+    assert!(out.ends_with("1 level, 1 valid\n"), "{out}");
+}
+
+#[test]
+fn convert_round_trips_through_every_format() {
+    let xsb = "#######\n#.  $ #\n# #@  #\n#  $. #\n#######";
+    for to in ["rle", "mf8", "sokoplayer", "soko", "sokobanscript", "base64", "collection", "xsb"] {
+        let (code, out, err) = sokoban(&["convert", "--to", to], Some(xsb));
+        assert_eq!(code, 0, "{to}: {err}");
+        let (code, back, err) = sokoban(&["convert", "--to", "xsb"], Some(&out));
+        assert_eq!(code, 0, "{to} back: {err}");
+        assert_eq!(back.trim_end(), xsb, "{to} gave {out}");
+    }
+    let (code, _, err) = sokoban(&["convert", "--to", "nonsense"], Some(xsb));
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown format"));
+}
+
+#[test]
+fn solve_prints_csv_and_checks_expected_counts() {
+    let p = write_temp("solve.xsb", COLLECTION);
+    let (code, out, _) = sokoban(&["solve", p.to_str().unwrap(), "--csv", "--timeout", "5"], None);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "level,status,pushes,moves,nodes,ms,lurd");
+    assert!(lines[1].starts_with("1,solved,2,"), "{}", lines[1]);
+    assert!(lines[2].starts_with("2,solved,4,"), "{}", lines[2]);
+    assert!(lines[3].starts_with("3,error,"), "{}", lines[3]);
+    let expect = write_temp("expect.csv", "level,pushes\n1,2\n2,5\n");
+    let (code, out, _) = sokoban(
+        &["solve", p.to_str().unwrap(), "--levels", "1-2", "--expect", expect.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(code, 1, "a wrong expected count must fail: {out}");
+    assert!(out.contains("MISMATCH: expected 5 pushes"), "{out}");
+}
+
+/// `sokoban check` on the public collections reports every level valid (run with
+/// `cargo test -p sokoban-cli -- --ignored` on a machine that has ../shared/levels).
+#[test]
+#[ignore]
+fn shared_collections_are_all_valid() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/levels");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("no {}: skipped", dir.display());
+        return;
+    };
+    let mut n = 0;
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "xsb") {
+            let (code, out, _) = sokoban(&["check", p.to_str().unwrap()], None);
+            let last = out.lines().last().unwrap_or("");
+            let (total, valid) = last.split_once(" levels, ").unwrap();
+            assert_eq!(format!("{total} valid"), valid, "{}: {last}", p.display());
+            assert_eq!(code, 0);
+            n += 1;
+        }
+    }
+    assert!(n >= 3);
+}
