@@ -1,0 +1,58 @@
+// Run the solver compiled to wasm (www/pkg, as the page's worker uses it) on a level
+// collection under Node, one level after another, and print the same CSV as
+// `sokoban solve --csv`. Used to measure the wasm / native time ratio.
+//
+//   ./build.sh build
+//   node bench/wasm-solve.mjs ../shared/levels/microban-1.xsb --timeout 10 [--levels A-B]
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { initSync, parse, Session, SolverTask } from '../www/pkg/sokoban_wasm.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+initSync({ module: readFileSync(join(here, '../www/pkg/sokoban_wasm_bg.wasm')) });
+
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : dflt;
+};
+const file = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
+if (!file) {
+  console.error('usage: node bench/wasm-solve.mjs FILE [--timeout S] [--levels A-B] [--memory MIB]');
+  process.exit(2);
+}
+const timeoutMs = Number(opt('timeout', '10')) * 1000;
+const tableMiB = Number(opt('memory', '256'));
+const [lo, hi] = (opt('levels', '1-999999')).split('-').map(Number);
+
+const coll = parse(readFileSync(file, 'utf8'));
+console.log('level,status,pushes,moves,nodes,ms,lurd');
+let solved = 0;
+let total = 0;
+let ms = 0;
+for (const l of coll.levels) {
+  if (l.number < lo || l.number > (hi || lo)) continue;
+  total++;
+  if (!l.xsb) {
+    console.log(`${l.number},error,,,,,`);
+    continue;
+  }
+  const s = new Session(l.xsb);
+  const task = new SolverTask(l.xsb, s.player(), s.boxSquares(), { timeLimitMs: timeoutMs, tableMiB });
+  let m;
+  do {
+    m = task.step(1000);
+  } while (m.type === 'progress');
+  if (m.type === 'solved') {
+    s.playLurd(m.lurd); // throws if the solution does not replay
+    if (!s.view().solved) throw new Error(`level ${l.number}: solution does not solve`);
+    solved++;
+  }
+  ms += m.elapsedMs;
+  const st = m.type === 'cancelled' ? 'limit' : m.type;
+  console.log(`${l.number},${st},${m.pushes ?? ''},${m.moves ?? ''},${m.nodes},${Math.round(m.elapsedMs)},${m.lurd ?? ''}`);
+  task.free();
+  s.free();
+}
+console.error(`${solved} of ${total} solved in ${(ms / 1000).toFixed(1)} s (wasm)`);
