@@ -224,6 +224,11 @@ impl Solver {
         Ok(Solver { level: start, engine, options, t0: None, last_report_ms: 0.0, done: None })
     }
 
+    /// Counters of the search engine (threshold, iterations, nodes, PI-corral prunes).
+    pub fn stats(&self) -> search::Stats {
+        self.engine.stats()
+    }
+
     /// The current progress.
     pub fn progress(&self, clock: &dyn Clock) -> Progress {
         let st = self.engine.stats();

@@ -25,6 +25,10 @@ pub struct Problem {
     pub nbr: Vec<[u16; 4]>,
     /// True on goal squares.
     pub is_goal: Vec<bool>,
+    /// (row + column) mod 2 of each square. A push moves one box by one square, so the
+    /// parity of the pushes still needed is fixed by the position: the sum of these over
+    /// boxes and goals.
+    pub parity: Vec<u8>,
     /// Goal squares, in increasing order.
     pub goals: Vec<u16>,
     /// `dist[j * n + s]`: fewest pushes to bring a box from `s` to goal `j` on an otherwise
@@ -92,6 +96,13 @@ impl Problem {
             })
             .collect();
         let is_goal: Vec<bool> = board_sq.iter().map(|&s| board.is_goal(s)).collect();
+        let parity: Vec<u8> = board_sq
+            .iter()
+            .map(|&s| {
+                let (r, c) = board.row_col(s);
+                ((r + c) & 1) as u8
+            })
+            .collect();
         let goals: Vec<u16> = (0..n as u16).filter(|&s| is_goal[s as usize]).collect();
         let mut seed = 0x5EED_5070_BA11_u64;
         let z_box = (0..n).map(|_| splitmix(&mut seed)).collect();
@@ -102,6 +113,7 @@ impl Problem {
             compact,
             nbr,
             is_goal,
+            parity,
             goals,
             dist: Vec::new(),
             dead: Vec::new(),

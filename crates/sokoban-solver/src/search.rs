@@ -106,6 +106,8 @@ pub struct Engine {
     stack: Vec<Frame>,
     children: Vec<Child>,
     stats: Stats,
+    /// Parity of every solution's push count from the root (see `Problem::parity`).
+    parity: u32,
     /// Children cut off by the threshold in this iteration.
     cuts: u64,
     started: bool,
@@ -161,6 +163,11 @@ impl Engine {
             stack: Vec::new(),
             children: Vec::new(),
             stats: Stats::default(),
+            parity: {
+                let goals = p.goals.iter().map(|&g| p.parity[g as usize] as u32).sum::<u32>();
+                let boxes = box_squares.iter().map(|&b| p.parity[b as usize] as u32).sum::<u32>();
+                (goals + boxes) & 1
+            },
             cuts: 0,
             started: false,
             finished: false,
@@ -224,6 +231,17 @@ impl Engine {
             }
         }
         min
+    }
+
+    /// The smallest total push count of the root's parity that is at least `f`: every
+    /// solution through a node has that parity, so any lower bound can be rounded up to it.
+    #[inline]
+    fn fit(&self, f: u32) -> u32 {
+        if f == INF_F {
+            f
+        } else {
+            f + ((f ^ self.parity) & 1)
+        }
     }
 
     #[inline]
@@ -483,7 +501,7 @@ impl Engine {
                             // A repetition of an ancestor at e.g(). If the iteration ends
                             // without a solution, that ancestor needs more than
                             // threshold - e.g() pushes, and so does this route.
-                            g + threshold - e.g() as u32 + 1
+                            self.fit(g + threshold - e.g() as u32 + 1)
                         } else {
                             // Searched already in this iteration from as few pushes.
                             let best = e.best();
@@ -579,7 +597,7 @@ impl Engine {
                     // min_f can be at or below the threshold when a child was cut as a
                     // repetition of a position on the current path (its stored bound is
                     // a valid but weak lower bound); never go back down.
-                    self.stats.threshold = fr.min_f.max(self.stats.threshold + 1);
+                    self.stats.threshold = self.fit(fr.min_f.max(self.stats.threshold + 1));
                     return Event::IterationDone;
                 }
                 let d = self.stack.len() - 1;
