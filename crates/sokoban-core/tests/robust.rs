@@ -1,0 +1,98 @@
+//! Bad input never crashes: random and mutated inputs go through detection, parsing,
+//! validation and LURD parsing, and every failure is an `Error` with a message.
+
+use sokoban_core::format::{self, Input};
+use sokoban_core::lurd;
+
+struct XorShift(u64);
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+const SEEDS: &[&str] = &[
+    "#######\n#.  $ #\n# #@  #\n#  $. #\n#######",
+    "7#|#.2-$-#|#-#@2-#|#2-$.-#|7#",
+    "http://sokoban.ws/sokoplayer/?w=4&h=9&lvl=HHHH|H__H|H__H|H__H|H__H|HH$H|_HaH|_H.H|_HHH",
+    "[soko=4,3]HHHH|Ha$.|HHHH[/soko]",
+    "https://example.org/?level=%23%23%23%23%23%0A%23%40%24.%23%0A%23%23%23%23%23",
+    "https://example.org/?base64=IyMjIyMKI0AkLiMKIyMjIyM",
+    "; 1\nTitle: A\n#####\n#@$.#\n#####\n\n; 2\n#####\n#.$@#\n#####\n",
+    "uurrDDl2(lu)3R",
+];
+
+/// Characters that matter to some format, plus noise.
+const ALPHABET: &[u8] = b"#@+$*. -_|Hax0123456789()\n\r;:=&?%lurdLURD[]/soko,tTQ\t\xc3\xa9";
+
+fn exercise(text: &str) {
+    let _ = format::detect(text);
+    match format::parse_input(text) {
+        Ok(Input::Levels(c)) => {
+            for e in &c.entries {
+                match e.level() {
+                    Ok(level) => {
+                        // A valid level prints and parses back in every format.
+                        let xsb = format::to_xsb(&level);
+                        assert_eq!(format::parse_level(&xsb).unwrap().board, level.board);
+                        let _ = format::to_rle(&level);
+                        let _ = format::to_sokoplayer_url(&level, "http://x/");
+                    }
+                    Err(err) => assert!(!err.message.is_empty()),
+                }
+            }
+        }
+        Ok(Input::Solution(m)) => assert!(!lurd::to_lurd(&m).is_empty() || m.is_empty()),
+        Err(err) => assert!(!err.message.is_empty(), "empty message for {text:?}"),
+    }
+    let _ = lurd::parse_lurd(text);
+}
+
+#[test]
+fn random_text_never_panics() {
+    let mut rng = XorShift(0xDEAD_BEEF_1234_5678);
+    for _ in 0..3000 {
+        let len = rng.below(120);
+        let bytes: Vec<u8> = (0..len).map(|_| ALPHABET[rng.below(ALPHABET.len())]).collect();
+        exercise(&String::from_utf8_lossy(&bytes));
+    }
+}
+
+#[test]
+fn mutated_valid_inputs_never_panic() {
+    let mut rng = XorShift(0x0123_4567_89AB_CDEF);
+    for round in 0..4000 {
+        let mut bytes = SEEDS[round % SEEDS.len()].as_bytes().to_vec();
+        for _ in 0..1 + rng.below(4) {
+            let i = rng.below(bytes.len() + 1);
+            match rng.below(3) {
+                0 if i < bytes.len() => {
+                    bytes.remove(i);
+                }
+                1 => bytes.insert(i, ALPHABET[rng.below(ALPHABET.len())]),
+                _ if i < bytes.len() => bytes[i] = ALPHABET[rng.below(ALPHABET.len())],
+                _ => {}
+            }
+        }
+        exercise(&String::from_utf8_lossy(&bytes));
+    }
+}
+
+#[test]
+fn huge_counts_are_refused_not_allocated() {
+    for text in [
+        "99999999999#",
+        "4000000000(#-)",
+        "#|99999999|#",
+        "999999999999u",
+        "9(9(9(9(9(9(9(9(l))))))))",
+    ] {
+        exercise(text);
+    }
+}
