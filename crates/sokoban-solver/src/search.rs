@@ -74,6 +74,10 @@ pub struct Stats {
     pub corral_prunes: u64,
     /// Nodes found dead by a PI-corral that can never be opened.
     pub corral_deadlocks: u64,
+    /// Nodes where only the forced push of the last box was searched.
+    pub forced: u64,
+    /// Nodes where the last box can never move again (forced-push rule).
+    pub forced_deadlocks: u64,
 }
 
 /// The search state.
@@ -102,6 +106,8 @@ pub struct Engine {
     corral_pushes: Vec<(u16, u8)>,
     /// PI-corral pruning on (default) or off (for measurements).
     pub use_corrals: bool,
+    /// The forced-push rule on (default) or off (for measurements).
+    pub use_forced: bool,
     tt: Table,
     stack: Vec<Frame>,
     children: Vec<Child>,
@@ -159,6 +165,7 @@ impl Engine {
             corrals: Corrals::new(n),
             corral_pushes: Vec::new(),
             use_corrals: true,
+            use_forced: true,
             tt: Table::with_bytes(tt_bytes),
             stack: Vec::new(),
             children: Vec::new(),
@@ -338,12 +345,55 @@ impl Engine {
         self.children.push(Child { box_id: i as u16, dir: d as u8, order });
     }
 
+    /// The forced-push rule (a tunnel macro that keeps push-optimality). The box just
+    /// pushed in direction `d` stands on `b`, not a goal, and on the bare board the player's
+    /// side of `b` (behind it) connects to no other side of `b`: the player can never get
+    /// round it. Its next push can then only be forward, from where the player stands, and
+    /// that push can be made first in some shortest solution — the pushes before it stay on
+    /// the player's side of `b` and never touch the square ahead. Returns
+    /// `Some(Some(d))`: search only that push; `Some(None)`: the box can never move (wall,
+    /// box or dead square ahead), a deadlock; `None`: the rule does not apply.
+    fn forced(&self, last_box: u16, d: u8) -> Option<Option<u8>> {
+        if !self.use_forced {
+            return None;
+        }
+        let b = self.boxes[last_box as usize];
+        if self.p.is_goal[b as usize] {
+            return None;
+        }
+        let classes = self.p.side_class[b as usize];
+        let behind = (d as usize + 2) & 3;
+        let mine = classes[behind];
+        if mine == u8::MAX || (0..4).any(|s| s != behind && classes[s] == mine) {
+            return None;
+        }
+        let ahead = self.p.step(b, d as usize);
+        if ahead == NONE || self.box_at[ahead as usize] != NONE || self.p.dead[ahead as usize] {
+            return Some(None);
+        }
+        Some(Some(d))
+    }
+
     /// Generate the pushes of the current node (after [`Engine::flood`]) into the arena.
-    fn generate(&mut self, last_box: u16) -> (u32, u32) {
+    ///
+    /// `last_box` was just pushed in direction `last_dir` (`NONE` at the root).
+    fn generate(&mut self, last_box: u16, last_dir: u8) -> (u32, u32) {
         let lo = self.children.len() as u32;
         let nb = self.boxes.len();
         for i in 0..nb {
             self.goal_of[i] = self.assign.goal_of(i) as u16;
+        }
+        if last_box != NONE {
+            if let Some(only) = self.forced(last_box, last_dir) {
+                self.stats.forced += 1;
+                if let Some(d) = only {
+                    self.add_child(last_box as usize, d as usize, last_box);
+                } else {
+                    self.stats.forced_deadlocks += 1;
+                }
+                let hi = self.children.len() as u32;
+                return (lo, hi);
+            }
         }
         let stamp = self.stamp;
         let verdict = if self.use_corrals {
@@ -430,7 +480,7 @@ impl Engine {
             }
             None => self.tt.insert(self.hash, key, 0, h.min(DEAD as u32 - 1) as u16, iter),
         };
-        let (lo, hi) = self.generate(NONE);
+        let (lo, hi) = self.generate(NONE, 0);
         self.stack.push(Frame {
             g: 0,
             min_f: INF_F,
@@ -556,7 +606,7 @@ impl Engine {
                         self.tt.insert(self.hash, key, g16, h.min(DEAD as u32 - 1) as u16, iter)
                     }
                 };
-                let (lo, hi) = self.generate(c.box_id);
+                let (lo, hi) = self.generate(c.box_id, c.dir);
                 self.stack.push(Frame {
                     g,
                     min_f: INF_F,

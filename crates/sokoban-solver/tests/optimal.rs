@@ -120,15 +120,16 @@ impl XorShift {
     }
 }
 
-/// A random small level: a walled room with random inner walls, boxes, goals and player.
-fn random_level(rng: &mut XorShift) -> Option<Level> {
+/// A random small level: a walled room with random inner walls (`wall_pct` percent of the
+/// inner squares: many walls give corridors and doorways), boxes, goals and player.
+fn random_level(rng: &mut XorShift, wall_pct: usize) -> Option<Level> {
     let w = 5 + rng.below(3);
     let h = 5 + rng.below(3);
     let mut rows = vec![vec![Tile::Wall; w]; h];
     let mut free = Vec::new();
     for (r, row) in rows.iter_mut().enumerate().take(h - 1).skip(1) {
         for (c, t) in row.iter_mut().enumerate().take(w - 1).skip(1) {
-            if rng.below(100) < 18 {
+            if rng.below(100) < wall_pct {
                 continue;
             }
             *t = Tile::Floor;
@@ -165,23 +166,34 @@ fn random_level(rng: &mut XorShift) -> Option<Level> {
     Grid { rows, title: None, lines: vec![None; n] }.validate().ok()
 }
 
-#[test]
-fn random_levels_match_brute_force() {
-    let mut rng = XorShift(0xC0FF_EE12_3456_789A);
+fn random_levels(seed: u64, wall_pct: usize, count: usize) -> (usize, usize) {
+    let mut rng = XorShift(seed);
     let (mut solved, mut unsolvable, mut tried) = (0, 0, 0);
-    while tried < 300 {
-        let Some(level) = random_level(&mut rng) else { continue };
+    while tried < count {
+        let Some(level) = random_level(&mut rng, wall_pct) else { continue };
         tried += 1;
-        let want = brute_force(&level);
-        if want.is_some() {
+        if brute_force(&level).is_some() {
             solved += 1;
         } else {
             unsolvable += 1;
         }
         check(&level, &format!("random level {tried}:\n{}", sokoban_core::format::to_xsb(&level)));
     }
+    (solved, unsolvable)
+}
+
+#[test]
+fn random_levels_match_brute_force() {
+    let (solved, unsolvable) = random_levels(0xC0FF_EE12_3456_789A, 18, 300);
     // The generator must exercise both outcomes.
     assert!(solved > 50 && unsolvable > 20, "solved {solved}, unsolvable {unsolvable}");
+}
+
+/// Many walls: corridors and doorways, where the forced-push rule and PI-corrals act.
+#[test]
+fn random_corridor_levels_match_brute_force() {
+    let (solved, unsolvable) = random_levels(0x5EED_0F_C0441D0A, 35, 300);
+    assert!(solved > 30 && unsolvable > 20, "solved {solved}, unsolvable {unsolvable}");
 }
 
 #[test]
