@@ -345,55 +345,77 @@ impl Engine {
         self.children.push(Child { box_id: i as u16, dir: d as u8, order });
     }
 
-    /// The forced-push rule (a tunnel macro that keeps push-optimality). The box just
-    /// pushed in direction `d` stands on `b`, not a goal, and on the bare board the player's
-    /// side of `b` (behind it) connects to no other side of `b`: the player can never get
-    /// round it. Its next push can then only be forward, from where the player stands, and
-    /// that push can be made first in some shortest solution — the pushes before it stay on
-    /// the player's side of `b` and never touch the square ahead. Returns
-    /// `Some(Some(d))`: search only that push; `Some(None)`: the box can never move (wall,
-    /// box or dead square ahead), a deadlock; `None`: the rule does not apply.
-    fn forced(&self, last_box: u16, d: u8) -> Option<Option<u8>> {
+    /// The forced-push rule (a tunnel macro that keeps push-optimality). A box off its goal
+    /// on `b` such that, on the bare board, the side of `b` the player is on connects to no
+    /// other side of `b`: the player can never get round it, so its first push can only be
+    /// away from that side. If the player can stand there now, that push can be made first
+    /// in some shortest solution — every push before it stays on the player's side of `b`
+    /// and never touches the square ahead — so it is the only child searched. If the square
+    /// ahead is a wall, a box (on the far side, which the player can never reach) or a dead
+    /// square, the box can never move: a deadlock.
+    ///
+    /// Returns `Some(Some((box, dir)))`: search only that push; `Some(None)`: deadlock;
+    /// `None`: the rule does not apply. The box pushed last is tried first.
+    fn forced(&self, last_box: u16) -> Option<Option<(u16, u8)>> {
         if !self.use_forced {
             return None;
         }
-        let b = self.boxes[last_box as usize];
-        if self.p.is_goal[b as usize] {
-            return None;
+        let nb = self.boxes.len() as u16;
+        let first = if last_box == NONE { 0 } else { last_box };
+        let mut forced = None;
+        for k in 0..nb {
+            let i = (first + k) % nb;
+            let b = self.boxes[i as usize];
+            if self.p.is_goal[b as usize] {
+                continue;
+            }
+            let class = self.row_class[i as usize];
+            if class == u8::MAX {
+                continue;
+            }
+            let classes = self.p.side_class[b as usize];
+            let mut side = usize::MAX;
+            let mut count = 0;
+            for (s, &c) in classes.iter().enumerate() {
+                if c == class {
+                    side = s;
+                    count += 1;
+                }
+            }
+            if count != 1 {
+                continue;
+            }
+            let dir = (side + 2) & 3;
+            let ahead = self.p.step(b, dir);
+            if ahead == NONE || self.box_at[ahead as usize] != NONE || self.p.dead[ahead as usize] {
+                return Some(None);
+            }
+            let stand = self.p.step(b, side);
+            if forced.is_none() && self.reach[stand as usize] == self.stamp {
+                forced = Some((i, dir as u8));
+            }
         }
-        let classes = self.p.side_class[b as usize];
-        let behind = (d as usize + 2) & 3;
-        let mine = classes[behind];
-        if mine == u8::MAX || (0..4).any(|s| s != behind && classes[s] == mine) {
-            return None;
-        }
-        let ahead = self.p.step(b, d as usize);
-        if ahead == NONE || self.box_at[ahead as usize] != NONE || self.p.dead[ahead as usize] {
-            return Some(None);
-        }
-        Some(Some(d))
+        forced.map(Some)
     }
 
     /// Generate the pushes of the current node (after [`Engine::flood`]) into the arena.
     ///
-    /// `last_box` was just pushed in direction `last_dir` (`NONE` at the root).
-    fn generate(&mut self, last_box: u16, last_dir: u8) -> (u32, u32) {
+    /// `last_box` was just pushed (`NONE` at the root).
+    fn generate(&mut self, last_box: u16) -> (u32, u32) {
         let lo = self.children.len() as u32;
         let nb = self.boxes.len();
         for i in 0..nb {
             self.goal_of[i] = self.assign.goal_of(i) as u16;
         }
-        if last_box != NONE {
-            if let Some(only) = self.forced(last_box, last_dir) {
-                self.stats.forced += 1;
-                if let Some(d) = only {
-                    self.add_child(last_box as usize, d as usize, last_box);
-                } else {
-                    self.stats.forced_deadlocks += 1;
-                }
-                let hi = self.children.len() as u32;
-                return (lo, hi);
+        if let Some(only) = self.forced(last_box) {
+            self.stats.forced += 1;
+            if let Some((i, d)) = only {
+                self.add_child(i as usize, d as usize, last_box);
+            } else {
+                self.stats.forced_deadlocks += 1;
             }
+            let hi = self.children.len() as u32;
+            return (lo, hi);
         }
         let stamp = self.stamp;
         let verdict = if self.use_corrals {
@@ -480,7 +502,7 @@ impl Engine {
             }
             None => self.tt.insert(self.hash, key, 0, h.min(DEAD as u32 - 1) as u16, iter),
         };
-        let (lo, hi) = self.generate(NONE, 0);
+        let (lo, hi) = self.generate(NONE);
         self.stack.push(Frame {
             g: 0,
             min_f: INF_F,
@@ -606,7 +628,7 @@ impl Engine {
                         self.tt.insert(self.hash, key, g16, h.min(DEAD as u32 - 1) as u16, iter)
                     }
                 };
-                let (lo, hi) = self.generate(c.box_id, c.dir);
+                let (lo, hi) = self.generate(c.box_id);
                 self.stack.push(Frame {
                     g,
                     min_f: INF_F,
