@@ -441,12 +441,38 @@ impl Clock for JsClock {
     }
 }
 
-#[derive(serde::Deserialize, Default)]
-#[serde(rename_all = "camelCase", default)]
+/// Solver options from JavaScript: `{timeLimitMs, nodeLimit, tableMiB}`, all optional.
+#[derive(Default)]
 struct JsOptions {
     time_limit_ms: Option<f64>,
     node_limit: Option<f64>,
     table_mib: Option<f64>,
+}
+
+impl JsOptions {
+    /// Read the options; a name it does not know is an error (a misspelt option would
+    /// otherwise be silently ignored).
+    fn from_js(v: JsValue) -> Result<JsOptions, String> {
+        if v.is_undefined() || v.is_null() {
+            return Ok(JsOptions::default());
+        }
+        let map: std::collections::BTreeMap<String, Option<f64>> =
+            serde_wasm_bindgen::from_value(v).map_err(|e| format!("bad solver options: {e}"))?;
+        let mut o = JsOptions::default();
+        for (k, v) in map {
+            match k.as_str() {
+                "timeLimitMs" => o.time_limit_ms = v,
+                "nodeLimit" => o.node_limit = v,
+                "tableMiB" => o.table_mib = v,
+                other => {
+                    return Err(format!(
+                        "unknown solver option '{other}' (known: timeLimitMs, nodeLimit, tableMiB)"
+                    ))
+                }
+            }
+        }
+        Ok(o)
+    }
 }
 
 #[derive(Serialize)]
@@ -494,12 +520,7 @@ impl SolverTask {
         options: JsValue,
     ) -> Result<SolverTask, JsValue> {
         let level = format::parse_level(level).map_err(|e| js_error(e.message))?;
-        let opts: JsOptions = if options.is_undefined() || options.is_null() {
-            JsOptions::default()
-        } else {
-            serde_wasm_bindgen::from_value(options)
-                .map_err(|e| js_error(format!("bad solver options: {e}")))?
-        };
+        let opts = JsOptions::from_js(options).map_err(js_error)?;
         let n = level.board.len();
         if player >= n || boxes.iter().any(|&b| b as usize >= n) {
             return Err(js_error("the position does not fit the level"));

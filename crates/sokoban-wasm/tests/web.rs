@@ -92,6 +92,26 @@ fn solver_runs_in_wasm() {
 }
 
 #[wasm_bindgen_test]
+fn solver_options_are_read_and_checked() {
+    let s = Session::new(ROOM).expect("level");
+    let opts = js_sys::JSON::parse(r#"{"tableMiB": 2, "nodeLimit": 1}"#).unwrap();
+    let mut task = SolverTask::new(ROOM, s.player(), s.box_squares(), opts).expect("solver");
+    let mut m = task.step(100.0);
+    while get(&m, "type").as_string().unwrap() == "progress" {
+        m = task.step(100.0);
+    }
+    assert_eq!(get(&m, "type").as_string().unwrap(), "limit");
+    assert_eq!(get(&m, "limit").as_string().unwrap(), "nodes");
+    // 2 MiB of 16-byte slots.
+    assert_eq!(get(&m, "tableCapacity").as_f64(), Some(131072.0));
+    // A misspelt option is an error, not silently ignored.
+    let bad = js_sys::JSON::parse(r#"{"tableMib": 2}"#).unwrap();
+    let err = SolverTask::new(ROOM, s.player(), s.box_squares(), bad).err().expect("rejected");
+    let msg = js_sys::Error::from(err).message().as_string().unwrap();
+    assert!(msg.contains("tableMib"), "{msg}");
+}
+
+#[wasm_bindgen_test]
 fn solver_reports_unsolvable() {
     // The box is stuck in a corner that is not a goal.
     let text = "#####\n#$  #\n#  .#\n# @ #\n#####";
