@@ -495,28 +495,48 @@ impl Engine {
             self.stats.threshold = h;
             self.stats.root_bound = h;
         }
+        let root = Push { from: NONE, dir: 0 };
+        self.enter(found, key, 0, h, iter, NONE, root, NONE);
+        None
+    }
+
+    /// Expand the current position: record it in the table (on the path), generate its
+    /// pushes and push its frame. `box_id` made `push` to get here from a position where
+    /// the player stood on `player_before` (`NONE` at the root).
+    #[allow(clippy::too_many_arguments)]
+    fn enter(
+        &mut self,
+        found: Option<usize>,
+        key: u64,
+        g: u32,
+        h: u32,
+        iter: u16,
+        box_id: u16,
+        push: Push,
+        player_before: u16,
+    ) {
+        let g16 = g.min(u16::MAX as u32) as u16;
         let slot = match found {
             Some(slot) => {
-                self.tt.get_mut(slot).enter(0, iter);
+                self.tt.get_mut(slot).enter(g16, iter);
                 slot
             }
-            None => self.tt.insert(self.hash, key, 0, h.min(DEAD as u32 - 1) as u16, iter),
+            None => self.tt.insert(self.hash, key, g16, h.min(DEAD as u32 - 1) as u16, iter),
         };
-        let (lo, hi) = self.generate(NONE);
+        let (lo, hi) = self.generate(box_id);
         self.stack.push(Frame {
-            g: 0,
+            g,
             min_f: INF_F,
             child_lo: lo,
             child_hi: hi,
             next: lo,
             tt_slot: slot as u32,
             key,
-            box_id: NONE,
-            from: NONE,
-            player_before: NONE,
-            dir: 0,
+            box_id,
+            from: push.from,
+            player_before,
+            dir: push.dir,
         });
-        None
     }
 
     /// Search for up to `budget` nodes.
@@ -618,30 +638,7 @@ impl Engine {
                     self.finished = true;
                     return Event::Solved(path);
                 }
-                let g16 = g.min(u16::MAX as u32) as u16;
-                let slot = match found {
-                    Some(slot) => {
-                        self.tt.get_mut(slot).enter(g16, iter);
-                        slot
-                    }
-                    None => {
-                        self.tt.insert(self.hash, key, g16, h.min(DEAD as u32 - 1) as u16, iter)
-                    }
-                };
-                let (lo, hi) = self.generate(c.box_id);
-                self.stack.push(Frame {
-                    g,
-                    min_f: INF_F,
-                    child_lo: lo,
-                    child_hi: hi,
-                    next: lo,
-                    tt_slot: slot as u32,
-                    key,
-                    box_id: c.box_id,
-                    from,
-                    player_before: before,
-                    dir: c.dir,
-                });
+                self.enter(found, key, g, h, iter, c.box_id, Push { from, dir: c.dir }, before);
             } else {
                 let fr = self.stack.pop().expect("non-empty");
                 // What this node taught: it needs at least min_f - g more pushes.
