@@ -44,7 +44,7 @@ pub struct Problem {
     /// large boards (then every side counts).
     pub comp: Vec<u8>,
     /// `dist_class[(j * n + s) * 4 + c]`: fewest pushes to bring a box from `s` to goal `j`
-    /// when the player starts on a side of class `c`.
+    /// when the player starts on a side of class `c` (empty when `comp` is).
     pub dist_class: Vec<u16>,
     /// Zobrist keys for a box on each square.
     pub z_box: Vec<u64>,
@@ -124,12 +124,11 @@ impl Problem {
             z_player,
         };
         let sides = p.side_classes();
-        (p.dist, p.dist_class) = p.push_distances(&sides);
-        p.comp = if with_components && n <= MAX_COMP_SQUARES {
-            p.components(&sides)
-        } else {
-            Vec::new()
-        };
+        // The per-class tables only serve the player-side refinement of the bound; boards
+        // too large for the component table (and the page's deadlock checks) skip both.
+        let classes = with_components && n <= MAX_COMP_SQUARES;
+        (p.dist, p.dist_class) = p.push_distances(&sides, classes);
+        p.comp = if classes { p.components(&sides) } else { Vec::new() };
         p.side_class = sides;
         p.dead =
             (0..n).map(|s| (0..p.goals.len()).all(|j| p.dist[j * n + s] == INF_DIST)).collect();
@@ -242,10 +241,11 @@ impl Problem {
 
     /// Push distances to every goal by backward search over (box square, player side):
     /// the best over all sides, and the best per side class.
-    fn push_distances(&self, sides: &[[u8; 4]]) -> (Vec<u16>, Vec<u16>) {
+    fn push_distances(&self, sides: &[[u8; 4]], classes: bool) -> (Vec<u16>, Vec<u16>) {
         let n = self.n;
         let mut dist = vec![INF_DIST; self.goals.len() * n];
-        let mut dist_class = vec![INF_DIST; self.goals.len() * n * 4];
+        let mut dist_class =
+            if classes { vec![INF_DIST; self.goals.len() * n * 4] } else { Vec::new() };
         let mut state = vec![INF_DIST; n * 4];
         let mut queue: Vec<u32> = Vec::with_capacity(n * 4);
         for (j, &g) in self.goals.iter().enumerate() {
@@ -281,19 +281,23 @@ impl Problem {
             for s in 0..n {
                 let m = (0..4).map(|d| state[s * 4 + d]).min().unwrap_or(INF_DIST);
                 dist[j * n + s] = m;
-                for d in 0..4 {
-                    let c = sides[s][d];
-                    if c != u8::MAX {
-                        let e = &mut dist_class[(j * n + s) * 4 + c as usize];
-                        *e = (*e).min(state[s * 4 + d]);
+                if classes {
+                    for d in 0..4 {
+                        let c = sides[s][d];
+                        if c != u8::MAX {
+                            let e = &mut dist_class[(j * n + s) * 4 + c as usize];
+                            *e = (*e).min(state[s * 4 + d]);
+                        }
                     }
                 }
             }
             // A box on its goal needs no push, even where the player cannot stand beside it
             // (a fixed box on a goal in a walled-in pocket).
             dist[j * n + g as usize] = 0;
-            for c in 0..4 {
-                dist_class[(j * n + g as usize) * 4 + c] = 0;
+            if classes {
+                for c in 0..4 {
+                    dist_class[(j * n + g as usize) * 4 + c] = 0;
+                }
             }
         }
         (dist, dist_class)
