@@ -17,10 +17,11 @@ usage:
       Read levels in any format (FILE or standard input) and print them in FORMAT:
       xsb (default), rle, mf8, sokoplayer, soko, sokobanscript, base64, collection.
   sokoban solve FILE [--levels A-B] [--timeout SECONDS] [--memory MIB] [--csv]
-                     [--expect PUSHES.csv]
+                     [--expect PUSHES.csv] [--progress]
       Solve levels push-optimally, one after another (default timeout 10 s per level,
       table 256 MiB). With --csv: 'level,status,pushes,moves,nodes,ms,lurd'. With
       --expect, compare push counts with a 'level,pushes' file and exit 1 on a mismatch.
+      --progress prints each finished IDA* iteration to standard error.
   FILE may be '-' for standard input.";
 
 fn main() -> ExitCode {
@@ -226,7 +227,7 @@ fn parse_range(s: &str) -> Result<(usize, usize), String> {
 }
 
 fn solve(args: &[String]) -> Result<ExitCode, String> {
-    let a = Args::parse(args, &["levels", "timeout", "memory", "expect"], &["csv"])?;
+    let a = Args::parse(args, &["levels", "timeout", "memory", "expect"], &["csv", "progress"])?;
     let [path] = a.positional.as_slice() else {
         return Err(format!("solve needs one FILE\n{USAGE}"));
     };
@@ -254,6 +255,7 @@ fn solve(args: &[String]) -> Result<ExitCode, String> {
         None => Vec::new(),
     };
     let csv = a.flag("csv");
+    let show_progress = a.flag("progress");
     let mut out = std::io::stdout().lock();
     if csv {
         writeln!(out, "level,status,pushes,moves,nodes,ms,lurd").map_err(|e| e.to_string())?;
@@ -279,8 +281,21 @@ fn solve(args: &[String]) -> Result<ExitCode, String> {
             ..Options::default()
         };
         let clock = StdClock::new();
-        let report = sokoban_solver::solve(&level, &level.start, options, &clock, |_| true)
-            .map_err(|err| format!("level {}: {err}", e.number))?;
+        let number = e.number;
+        let report = sokoban_solver::solve(&level, &level.start, options, &clock, |p| {
+            if show_progress && p.iteration_done {
+                eprintln!(
+                    "level {number}: iteration {} done, {} nodes; at least {} pushes; {:.1} s, {:.2} M nodes/s",
+                    p.iteration,
+                    p.nodes_iteration,
+                    p.threshold,
+                    p.elapsed_ms / 1000.0,
+                    p.nodes_per_second / 1e6
+                );
+            }
+            true
+        })
+        .map_err(|err| format!("level {}: {err}", e.number))?;
         ms_total += report.elapsed_ms;
         let status = match report.status {
             Status::Solved => "solved",
