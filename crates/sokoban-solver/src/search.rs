@@ -458,6 +458,10 @@ impl Engine {
 
     fn start_iteration(&mut self) -> Option<Event> {
         self.stats.iteration += 1;
+        if self.stats.iteration % (u16::MAX as u32 + 1) == 0 {
+            // Entries carry the iteration as 16 bits: never let an old one pass for current.
+            self.tt.clear();
+        }
         self.cuts = 0;
         self.stats.nodes_iter = 0;
         self.children.clear();

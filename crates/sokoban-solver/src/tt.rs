@@ -97,6 +97,12 @@ impl Table {
         Table { slots: vec![Entry::default(); cap], mask: cap - 1, used: 0 }
     }
 
+    /// Forget everything (used when the 16-bit iteration counter would wrap around).
+    pub fn clear(&mut self) {
+        self.slots.fill(Entry::default());
+        self.used = 0;
+    }
+
     /// Number of slots.
     pub fn capacity(&self) -> usize {
         self.slots.len()
