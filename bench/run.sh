@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Solver benchmarks on the public collections in ../shared/levels (not part of the repo).
+#
+#   bench/run.sh            Microban at 10 s per level: native and wasm, compared
+#   bench/run.sh xsokoban   XSokoban at 60 s per level, native (up to 90 minutes)
+#
+# Raw CSVs go to bench/out/; bench/results.md holds the figures worth keeping.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+LEVELS="${LEVELS:-../shared/levels}"
+[ -d "$LEVELS" ] || { echo "no $LEVELS: the benchmarks need the public level collections" >&2; exit 1; }
+mkdir -p bench/out
+cargo build --release --locked -p sokoban-cli
+SOKOBAN=target/release/sokoban
+
+case "${1:-microban}" in
+    microban)
+        "$SOKOBAN" solve "$LEVELS/microban-1.xsb" --timeout 10 --csv \
+            --expect "$LEVELS/microban-1.optimal-pushes.csv" > bench/out/native-microban.csv
+        ./build.sh build
+        node bench/wasm-solve.mjs "$LEVELS/microban-1.xsb" --timeout 10 > bench/out/wasm-microban.csv
+        node bench/compare.mjs bench/out/native-microban.csv bench/out/wasm-microban.csv
+        ;;
+    xsokoban)
+        "$SOKOBAN" solve "$LEVELS/xsokoban-90.xsb" --timeout 60 --memory 1024 --csv \
+            > bench/out/native-xsokoban.csv
+        ;;
+    *) echo "usage: $0 [microban|xsokoban]" >&2; exit 2 ;;
+esac
