@@ -46,6 +46,10 @@ pub struct Problem {
     /// `dist_class[(j * n + s) * 4 + c]`: fewest pushes to bring a box from `s` to goal `j`
     /// when the player starts on a side of class `c` (empty when `comp` is).
     pub dist_class: Vec<u16>,
+    /// The board's symmetries other than the identity (mirrors, rotations that map floor to
+    /// floor and goals to goals), as maps of compact squares. Positions that are images of
+    /// each other need the same number of pushes, so the table stores them as one.
+    pub symmetries: Vec<Vec<u16>>,
     /// Zobrist keys for a box on each square.
     pub z_box: Vec<u64>,
     /// Zobrist keys for the (normalized) player square.
@@ -59,6 +63,46 @@ fn splitmix(state: &mut u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// The transformations of the floor's bounding box (mirrors, half turn, and for a square box
+/// the quarter turns and diagonal mirrors) that map every floor square to a floor square
+/// and goals to goals; each as a map of compact squares. The identity is left out.
+fn symmetries(board: &Board, compact: &[u16], board_sq: &[Square]) -> Vec<Vec<u16>> {
+    if board_sq.is_empty() {
+        return Vec::new();
+    }
+    let rc: Vec<(usize, usize)> = board_sq.iter().map(|&s| board.row_col(s)).collect();
+    let (r0, r1) = (rc.iter().map(|x| x.0).min().unwrap(), rc.iter().map(|x| x.0).max().unwrap());
+    let (c0, c1) = (rc.iter().map(|x| x.1).min().unwrap(), rc.iter().map(|x| x.1).max().unwrap());
+    let (h, w) = (r1 - r0, c1 - c0);
+    // (row, col) relative to the box -> (row, col) relative to the box.
+    let mut transforms: Vec<Box<dyn Fn(usize, usize) -> (usize, usize)>> = vec![
+        Box::new(move |r, c| (r, w - c)),
+        Box::new(move |r, c| (h - r, c)),
+        Box::new(move |r, c| (h - r, w - c)),
+    ];
+    if h == w {
+        transforms.push(Box::new(|r, c| (c, r)));
+        transforms.push(Box::new(move |r, c| (w - c, h - r)));
+        transforms.push(Box::new(move |r, c| (c, h - r)));
+        transforms.push(Box::new(move |r, c| (w - c, r)));
+    }
+    let mut out = Vec::new();
+    'next: for t in transforms {
+        let mut map = Vec::with_capacity(board_sq.len());
+        for (i, &(r, c)) in rc.iter().enumerate() {
+            let (tr, tc) = t(r - r0, c - c0);
+            let target = board.square(tr + r0, tc + c0);
+            let j = compact[target];
+            if j == NONE || board.is_goal(board_sq[i]) != board.is_goal(target) {
+                continue 'next;
+            }
+            map.push(j);
+        }
+        out.push(map);
+    }
+    out
 }
 
 impl Problem {
@@ -120,9 +164,11 @@ impl Problem {
             side_class: Vec::new(),
             comp: Vec::new(),
             dist_class: Vec::new(),
+            symmetries: Vec::new(),
             z_box,
             z_player,
         };
+        p.symmetries = symmetries(board, &p.compact, &p.board_sq);
         let sides = p.side_classes();
         // The per-class tables only serve the player-side refinement of the bound; boards
         // too large for the component table (and the page's deadlock checks) skip both.

@@ -87,6 +87,12 @@ pub struct Engine {
     box_at: Vec<u16>,
     player: u16,
     hash: u64,
+    /// The box hash of the position's image under each board symmetry.
+    sym_hash: Vec<u64>,
+    /// The bucket and key of the current position, the smallest over its symmetric images.
+    bucket: u64,
+    /// Squares of the player's area after the last flood: `queue[..area]`.
+    area: usize,
     assign: Assignment,
     /// Assignment snapshots, one per depth.
     snaps: Vec<i64>,
@@ -141,6 +147,11 @@ impl Engine {
             hash ^= p.z_box[b as usize];
         }
         let nb = box_squares.len();
+        let sym_hash = p
+            .symmetries
+            .iter()
+            .map(|m| box_squares.iter().fold(0u64, |h, &b| h ^ p.z_box[m[b as usize] as usize]))
+            .collect();
         let assign = Assignment::new(nb);
         let snap_len = assign.saved_len() + nb;
         Engine {
@@ -148,6 +159,9 @@ impl Engine {
             box_at,
             player,
             hash,
+            sym_hash,
+            bucket: 0,
+            area: 0,
             assign,
             snaps: Vec::new(),
             snap_len,
@@ -237,6 +251,7 @@ impl Engine {
                 }
             }
         }
+        self.area = tail;
         min
     }
 
@@ -252,8 +267,31 @@ impl Engine {
     }
 
     #[inline]
-    fn key(&self, norm: u16) -> u64 {
-        self.hash ^ self.p.z_player[norm as usize]
+    fn key(&mut self, norm: u16) -> u64 {
+        self.bucket = self.hash;
+        let mut key = self.hash ^ self.p.z_player[norm as usize];
+        // A symmetric image of the position needs as many pushes: key the smallest image.
+        for k in 0..self.sym_hash.len() {
+            let h = self.sym_hash[k];
+            if h > self.bucket {
+                continue;
+            }
+            let map = &self.p.symmetries[k];
+            let norm_k =
+                self.queue[..self.area].iter().map(|&x| map[x as usize]).min().unwrap_or(0);
+            let key_k = h ^ self.p.z_player[norm_k as usize];
+            if h < self.bucket || key_k < key {
+                self.bucket = h;
+                key = key_k;
+            }
+        }
+        key
+    }
+
+    /// The smallest box hash over the position's symmetric images (its table bucket).
+    #[inline]
+    fn min_box_hash(&self) -> u64 {
+        self.sym_hash.iter().fold(self.hash, |m, &h| m.min(h))
     }
 
     fn bound_total(&self) -> u32 {
@@ -275,6 +313,9 @@ impl Engine {
         self.box_at[to as usize] = box_id;
         self.boxes[box_id as usize] = to;
         self.hash ^= self.p.z_box[from as usize] ^ self.p.z_box[to as usize];
+        for (h, m) in self.sym_hash.iter_mut().zip(&self.p.symmetries) {
+            *h ^= self.p.z_box[m[from as usize] as usize] ^ self.p.z_box[m[to as usize] as usize];
+        }
         (from, before)
     }
 
@@ -284,6 +325,9 @@ impl Engine {
         self.box_at[from as usize] = box_id;
         self.boxes[box_id as usize] = from;
         self.hash ^= self.p.z_box[from as usize] ^ self.p.z_box[to as usize];
+        for (h, m) in self.sym_hash.iter_mut().zip(&self.p.symmetries) {
+            *h ^= self.p.z_box[m[from as usize] as usize] ^ self.p.z_box[m[to as usize] as usize];
+        }
         self.player = player_before;
     }
 
@@ -485,7 +529,7 @@ impl Engine {
             return Some(Event::Solved(Vec::new()));
         }
         let iter = self.stats.iteration as u16;
-        let found = self.tt.find(self.hash, key);
+        let found = self.tt.find(self.bucket, key);
         if let Some(slot) = found {
             let b = self.tt.get(slot).bound_for(iter);
             if b == DEAD {
@@ -525,7 +569,7 @@ impl Engine {
                 self.tt.get_mut(slot).enter(g16, iter);
                 slot
             }
-            None => self.tt.insert(self.hash, key, g16, h.min(DEAD as u32 - 1) as u16, iter),
+            None => self.tt.insert(self.bucket, key, g16, h.min(DEAD as u32 - 1) as u16, iter),
         };
         let (lo, hi) = self.generate(box_id);
         self.stack.push(Frame {
@@ -569,7 +613,7 @@ impl Engine {
                 self.stats.nodes += 1;
                 self.stats.nodes_iter += 1;
                 let to = self.boxes[c.box_id as usize];
-                self.tt.prefetch(self.hash);
+                self.tt.prefetch(self.min_box_hash());
                 // Freeze deadlock of the pushed box.
                 {
                     let box_at = &self.box_at;
@@ -584,7 +628,7 @@ impl Engine {
                 let mut learned = 0u32;
                 let iter = self.stats.iteration as u16;
                 let threshold = self.stats.threshold;
-                let found = self.tt.find(self.hash, key);
+                let found = self.tt.find(self.bucket, key);
                 if let Some(slot) = found {
                     let e = *self.tt.get(slot);
                     let b = e.bound_for(iter);

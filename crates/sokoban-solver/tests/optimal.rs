@@ -7,6 +7,7 @@ use std::collections::{HashMap, VecDeque};
 
 use sokoban_core::format::parse_level;
 use sokoban_core::{Dir, Game, Grid, Level, Position, Tile};
+use sokoban_solver::problem::Problem;
 use sokoban_solver::{solve, Options, Status, StdClock};
 
 /// Fewest pushes by BFS over (sorted boxes, normalized player square); `None` if unsolvable.
@@ -194,6 +195,94 @@ fn random_levels_match_brute_force() {
 fn random_corridor_levels_match_brute_force() {
     let (solved, unsolvable) = random_levels(0x005E_ED0F_C044_1D0A, 35, 300);
     assert!(solved > 30 && unsolvable > 20, "solved {solved}, unsolvable {unsolvable}");
+}
+
+/// A random level whose walls and goals are symmetric (mirror, half turn, or all eight
+/// symmetries of a square), so the table stores symmetric positions as one.
+fn random_symmetric_level(rng: &mut XorShift) -> Option<Level> {
+    let n = 5 + rng.below(3);
+    let kind = rng.below(3);
+    let (w, h) = if kind == 2 { (n, n) } else { (n + rng.below(2), n) };
+    let map = |r: usize, c: usize| -> Vec<(usize, usize)> {
+        let mut v = vec![(r, c), (r, w - 1 - c)];
+        if kind >= 1 {
+            v.push((h - 1 - r, c));
+            v.push((h - 1 - r, w - 1 - c));
+        }
+        if kind == 2 {
+            v.extend([(c, r), (c, h - 1 - r), (w - 1 - c, r), (w - 1 - c, h - 1 - r)]);
+        }
+        v
+    };
+    let mut wall = vec![vec![true; w]; h];
+    for r in 1..h - 1 {
+        for c in 1..w - 1 {
+            wall[r][c] = false;
+        }
+    }
+    for _ in 0..rng.below(4) {
+        let (r, c) = (1 + rng.below(h - 2), 1 + rng.below(w - 2));
+        for (a, b) in map(r, c) {
+            wall[a][b] = true;
+        }
+    }
+    let mut goal = vec![vec![false; w]; h];
+    let (r, c) = (1 + rng.below(h - 2), 1 + rng.below(w - 2));
+    if wall[r][c] {
+        return None;
+    }
+    for (a, b) in map(r, c) {
+        goal[a][b] = true;
+    }
+    let goals: Vec<(usize, usize)> =
+        (0..h).flat_map(|r| (0..w).map(move |c| (r, c))).filter(|&(r, c)| goal[r][c]).collect();
+    let mut free: Vec<(usize, usize)> = (0..h)
+        .flat_map(|r| (0..w).map(move |c| (r, c)))
+        .filter(|&(r, c)| !wall[r][c] && !goal[r][c])
+        .collect();
+    if goals.len() > 4 || free.len() < goals.len() + 1 {
+        return None;
+    }
+    let mut rows: Vec<Vec<Tile>> = (0..h)
+        .map(|r| {
+            (0..w)
+                .map(|c| {
+                    if wall[r][c] {
+                        Tile::Wall
+                    } else if goal[r][c] {
+                        Tile::Goal
+                    } else {
+                        Tile::Floor
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    for _ in 0..goals.len() {
+        let (r, c) = free.swap_remove(rng.below(free.len()));
+        rows[r][c] = Tile::Box;
+    }
+    let (r, c) = free.swap_remove(rng.below(free.len()));
+    rows[r][c] = Tile::Player;
+    let n = rows.len();
+    Grid { rows, title: None, lines: vec![None; n] }.validate().ok()
+}
+
+#[test]
+fn random_symmetric_levels_match_brute_force() {
+    let mut rng = XorShift(0x0051_3377_0000_0093);
+    let (mut tried, mut solved, mut symmetric) = (0, 0, 0);
+    while tried < 300 {
+        let Some(level) = random_symmetric_level(&mut rng) else { continue };
+        tried += 1;
+        solved += brute_force(&level).is_some() as usize;
+        symmetric += !Problem::new(&level.board).symmetries.is_empty() as usize;
+        check(
+            &level,
+            &format!("symmetric level {tried}:\n{}", sokoban_core::format::to_xsb(&level)),
+        );
+    }
+    assert!(solved >= 20 && symmetric >= 200, "solved {solved}, symmetric {symmetric}");
 }
 
 #[test]
