@@ -76,23 +76,23 @@ fn symmetries(board: &Board, compact: &[u16], board_sq: &[Square]) -> Vec<Vec<u1
     let (r0, r1) = (rc.iter().map(|x| x.0).min().unwrap(), rc.iter().map(|x| x.0).max().unwrap());
     let (c0, c1) = (rc.iter().map(|x| x.1).min().unwrap(), rc.iter().map(|x| x.1).max().unwrap());
     let (h, w) = (r1 - r0, c1 - c0);
-    // (row, col) relative to the box -> (row, col) relative to the box.
-    let mut transforms: Vec<Box<dyn Fn(usize, usize) -> (usize, usize)>> = vec![
-        Box::new(move |r, c| (r, w - c)),
-        Box::new(move |r, c| (h - r, c)),
-        Box::new(move |r, c| (h - r, w - c)),
-    ];
-    if h == w {
-        transforms.push(Box::new(|r, c| (c, r)));
-        transforms.push(Box::new(move |r, c| (w - c, h - r)));
-        transforms.push(Box::new(move |r, c| (c, h - r)));
-        transforms.push(Box::new(move |r, c| (w - c, r)));
-    }
+    // (row, col) relative to the box -> (row, col) relative to the box. The first three
+    // fit any box; the last four (quarter turns, diagonal mirrors) only a square one.
+    let transform = |t: usize, r: usize, c: usize| match t {
+        0 => (r, w - c),
+        1 => (h - r, c),
+        2 => (h - r, w - c),
+        3 => (c, r),
+        4 => (w - c, h - r),
+        5 => (c, h - r),
+        _ => (w - c, r),
+    };
+    let transforms = if h == w { 0..7 } else { 0..3 };
     let mut out = Vec::new();
     'next: for t in transforms {
         let mut map = Vec::with_capacity(board_sq.len());
         for (i, &(r, c)) in rc.iter().enumerate() {
-            let (tr, tc) = t(r - r0, c - c0);
+            let (tr, tc) = transform(t, r - r0, c - c0);
             let target = board.square(tr + r0, tc + c0);
             let j = compact[target];
             if j == NONE || board.is_goal(board_sq[i]) != board.is_goal(target) {
