@@ -214,12 +214,9 @@ fn random_symmetric_level(rng: &mut XorShift) -> Option<Level> {
         }
         v
     };
-    let mut wall = vec![vec![true; w]; h];
-    for r in 1..h - 1 {
-        for c in 1..w - 1 {
-            wall[r][c] = false;
-        }
-    }
+    let mut wall: Vec<Vec<bool>> = (0..h)
+        .map(|r| (0..w).map(|c| r == 0 || c == 0 || r == h - 1 || c == w - 1).collect())
+        .collect();
     for _ in 0..rng.below(4) {
         let (r, c) = (1 + rng.below(h - 2), 1 + rng.below(w - 2));
         for (a, b) in map(r, c) {
