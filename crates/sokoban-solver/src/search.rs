@@ -384,8 +384,10 @@ impl Engine {
         let j = self.goal_of[i] as usize;
         let here = self.p.dist(j, b) as i32;
         let there = self.p.dist(j, to) as i32;
-        let delta = (there - here).clamp(-100, 100);
-        let order = if i as u16 == last_box { delta - 1000 } else { delta } as i16;
+        // The pushed box first; then pushes that bring their box closer to its goal; among
+        // equals, boxes that are still far from their goal.
+        let delta = (there - here).clamp(-100, 100) * 128 - here.min(127);
+        let order = if i as u16 == last_box { delta - 16384 } else { delta } as i16;
         self.children.push(Child { box_id: i as u16, dir: d as u8, order });
     }
 
