@@ -42,7 +42,7 @@ test('Solve shows live progress, then replays the solution until the level is so
   assert.equal(await button(page, 'Cancel').isDisabled(), false);
   assert.equal(await button(page, 'Solve').isDisabled(), true);
   await waitSolverState(page, /Solved: \d+ pushes/);
-  assert.ok((await progressCount(page)) >= 3, 'progress updates while searching');
+  assert.ok((await progressCount(page)) >= 1, 'progress updates while searching');
   assert.notEqual(await page.textContent('#s-nodes'), '–');
   assert.match(await page.textContent('#s-speed'), /\/s$/);
   assert.match(await page.textContent('#s-table'), /% full/);
