@@ -116,9 +116,11 @@ impl Assignment {
         (1..=self.n).map(|j| cost(self.p[j] - 1, j - 1)).sum()
     }
 
-    /// The goal (0-based) matched to box `i` (0-based).
-    pub fn goal_of(&self, i: usize) -> usize {
-        (1..=self.n).find(|&j| self.p[j] == i + 1).map_or(0, |j| j - 1)
+    /// The goal (0-based) matched to every box: `out[i]` for box `i`, in one pass.
+    pub fn goals_of(&self, out: &mut [u16]) {
+        for j in 1..=self.n {
+            out[self.p[j] - 1] = (j - 1) as u16;
+        }
     }
 
     /// Save the state into `dst` (exactly [`Assignment::saved_len`] values).

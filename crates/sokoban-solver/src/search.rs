@@ -450,9 +450,7 @@ impl Engine {
     fn generate(&mut self, last_box: u16) -> (u32, u32) {
         let lo = self.children.len() as u32;
         let nb = self.boxes.len();
-        for i in 0..nb {
-            self.goal_of[i] = self.assign.goal_of(i) as u16;
-        }
+        self.assign.goals_of(&mut self.goal_of);
         if let Some(only) = self.forced(last_box) {
             self.stats.forced += 1;
             if let Some((i, d)) = only {
