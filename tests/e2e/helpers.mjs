@@ -1,6 +1,7 @@
 // Shared helpers of the end-to-end tests: serve www/, launch Debian's headless Chromium
 // through playwright-core, open the page, and map board squares to page pixels with the
 // canvas's data-* hooks.
+import { after, before } from 'node:test';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +34,29 @@ export async function startApp() {
       await new Promise((ok) => server.close(ok));
     },
   };
+}
+
+/**
+ * Start the app before the calling file's tests and stop it after them. Returns the app
+ * object, filled in (base, browser, close) once the `before` hook has run.
+ */
+export function useApp() {
+  const app = {};
+  before(async () => {
+    Object.assign(app, await startApp());
+  });
+  after(async () => {
+    await app.close?.();
+  });
+  return app;
+}
+
+/** A fresh page playing `level` (pasted, and loaded). */
+export async function playing(app, level, opts) {
+  const page = await openPage(app, app.base, opts);
+  await pasteText(page, level);
+  await waitStatus(page, /Loaded/);
+  return page;
 }
 
 /**

@@ -1,20 +1,14 @@
 // Getting levels in: page URL parameters, pasting every format, collections (pasted and
 // opened from a file), bad input, and the built-in levels on first open.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  assertNoErrors, boardGeometry, countDrawnBoxes, loadLevel, openPage, pasteText, press, startApp,
+  assertNoErrors, boardGeometry, countDrawnBoxes, loadLevel, openPage, pasteText, press, useApp,
   statusText, view, waitCounters, waitStatus,
 } from './helpers.mjs';
 import { COLLECTION, FORMATS, ROOM } from './levels.mjs';
 
-let app;
-before(async () => {
-  app = await startApp();
-});
-after(async () => {
-  await app?.close();
-});
+const app = useApp();
 
 const SOKOPLAYER = '?w=4&h=9&lvl=HHHH|H__H|H__H|H__H|H__H|HH$H|_HaH|_H.H|_HHH';
 

@@ -1,32 +1,19 @@
 // Playing: keyboard moves and counters, undo/redo/restart/Home/End, click-to-walk, box
 // drag and click-click pushes, touch drag on a phone-sized page, solving by hand, the
 // deadlock warning, and history kept across a reload. Saves page.png and drag.png.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   assertNoErrors, boardGeometry, clickSquare, counters, dragSquare, loadLevel, openPage, pasteText,
-  press, settle, shot, squareCenter, startApp, statusText, view, waitCounters, waitStatus,
+  press, settle, shot, squareCenter, playing, useApp, statusText, view, waitCounters,
 } from './helpers.mjs';
 import { HALL, ROOM } from './levels.mjs';
 
-let app;
-before(async () => {
-  app = await startApp();
-});
-after(async () => {
-  await app?.close();
-});
+const app = useApp();
 
-/** A fresh page playing `level`. */
-async function playing(level, opts) {
-  const page = await openPage(app, app.base, opts);
-  await pasteText(page, level);
-  await waitStatus(page, /Loaded/);
-  return page;
-}
 
 test('keyboard moves update the counters; blocked moves do nothing', async () => {
-  const page = await playing(ROOM);
+  const page = await playing(app, ROOM);
   await press(page, 'ArrowUp');
   assert.deepEqual(await counters(page), { moves: 1, pushes: 0 });
   await press(page, 'ArrowUp'); // wall
@@ -45,7 +32,7 @@ test('keyboard moves update the counters; blocked moves do nothing', async () =>
 });
 
 test('undo, redo, restart, Home and End (keys and buttons)', async () => {
-  const page = await playing(ROOM);
+  const page = await playing(app, ROOM);
   await press(page, 'ArrowUp', 'ArrowLeft', 'ArrowLeft');
   assert.equal((await counters(page)).moves, 3);
   await press(page, 'z');
@@ -86,7 +73,7 @@ test('undo, redo, restart, Home and End (keys and buttons)', async () => {
 });
 
 test('clicking a square walks the player there by a shortest path, animated', async () => {
-  const page = await playing(ROOM);
+  const page = await playing(app, ROOM);
   await clickSquare(page, 3, 1);
   // Animated: not there at once, but after a few 25 ms steps.
   await waitCounters(page, 5, 0);
@@ -106,7 +93,7 @@ test('clicking a square walks the player there by a shortest path, animated', as
 });
 
 test('dragging a box to a far square pushes it there by the best box path', async () => {
-  const page = await playing(HALL);
+  const page = await playing(app, HALL);
   // While dragging: the reachable squares light up and the box follows the pointer.
   let midDrag;
   await dragSquare(page, [2, 2], [3, 6], async () => {
@@ -137,7 +124,7 @@ test('dragging a box to a far square pushes it there by the best box path', asyn
 });
 
 test('dropping a box where it cannot go changes nothing and says why', async () => {
-  const page = await playing(HALL);
+  const page = await playing(app, HALL);
   await dragSquare(page, [2, 2], [0, 3]); // onto the wall
   await settle(page);
   assert.deepEqual(await counters(page), { moves: 0, pushes: 0 });
@@ -150,7 +137,7 @@ test('dropping a box where it cannot go changes nothing and says why', async () 
 });
 
 test('click a box, then a square: the same push as a drag; Esc and a second click deselect', async () => {
-  const page = await playing(HALL);
+  const page = await playing(app, HALL);
   await clickSquare(page, 2, 2);
   assert.match(await statusText(page), /Box selected/);
   await press(page, 'Escape');
@@ -168,7 +155,7 @@ test('click a box, then a square: the same push as a drag; Esc and a second clic
 });
 
 test('solving a level by hand shows the solved message', async () => {
-  const page = await playing(ROOM);
+  const page = await playing(app, ROOM);
   await press(page, 'ArrowUp', 'ArrowLeft', 'ArrowLeft', 'ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight');
   await press(page, 'ArrowUp', 'ArrowRight', 'ArrowRight', 'ArrowUp', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft');
   assert.deepEqual(await counters(page), { moves: 14, pushes: 4 });
@@ -185,7 +172,7 @@ test('solving a level by hand shows the solved message', async () => {
 });
 
 test('a box pushed into a corner that is not a goal is marked, with an explanation', async () => {
-  const page = await playing(ROOM);
+  const page = await playing(app, ROOM);
   assert.equal(await page.textContent('#deadlock'), '');
   await press(page, 'ArrowUp', 'ArrowRight'); // box (1,4) into the corner (1,5)
   assert.equal((await counters(page)).pushes, 1);
@@ -212,7 +199,7 @@ test('a box pushed into a corner that is not a goal is marked, with an explanati
 });
 
 test('a reload keeps the level and the move history (including redo)', async () => {
-  const page = await playing(ROOM);
+  const page = await playing(app, ROOM);
   await press(page, 'ArrowUp', 'ArrowLeft', 'ArrowLeft', 'ArrowDown', 'z');
   const before = await page.evaluate(() => window.app.history());
   assert.equal(before, 'ull');

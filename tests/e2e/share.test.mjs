@@ -1,34 +1,22 @@
 // Output and replay: Copy share link (and opening it), Copy solution (plain and
 // run-length), replaying a pasted LURD with the replay controls, and bad move lists.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  assertNoErrors, boardGeometry, counters, openPage, pasteText, press, settle, startApp, statusText,
+  assertNoErrors, boardGeometry, counters, openPage, pasteText, press, settle, playing, useApp, statusText,
   view, waitCounters, waitStatus,
 } from './helpers.mjs';
 import { ROOM } from './levels.mjs';
 
 const SOLUTION = 'ullddrRurruLLL'; // ROOM: 14 moves, 4 pushes
 
-let app;
-before(async () => {
-  app = await startApp();
-});
-after(async () => {
-  await app?.close();
-});
+const app = useApp();
 
-async function playing(level) {
-  const page = await openPage(app);
-  await pasteText(page, level);
-  await waitStatus(page, /Loaded/);
-  return page;
-}
 
 const button = (page, name) => page.getByRole('button', { name, exact: true });
 
 test('Copy share link gives a link to this page that opens the same level', async () => {
-  const page = await playing(ROOM);
+  const page = await playing(app, ROOM);
   await button(page, 'Copy share link').click();
   const link = await page.inputValue('#output');
   assert.equal(link, `${app.base}?w=7&h=5&lvl=HHHHHHH|H.__$_H|H_Ha__H|H__$._H|HHHHHHH`);
@@ -43,7 +31,7 @@ test('Copy share link gives a link to this page that opens the same level', asyn
 });
 
 test('Copy solution gives the moves so far, plain or run-length', async () => {
-  const page = await playing(ROOM);
+  const page = await playing(app, ROOM);
   await button(page, 'Copy solution').click();
   assert.match(await statusText(page), /No moves/);
   await press(page, 'ArrowUp', 'ArrowLeft', 'ArrowLeft', 'ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight');
@@ -57,7 +45,7 @@ test('Copy solution gives the moves so far, plain or run-length', async () => {
 });
 
 test('a pasted LURD replays, animated, with pause, step back and forward', async () => {
-  const page = await playing(ROOM);
+  const page = await playing(app, ROOM);
   await pasteText(page, SOLUTION);
   assert.equal(await page.isVisible('#replay-controls'), true);
   assert.match(await statusText(page), /Replaying the pasted moves: 14 moves/);
@@ -81,7 +69,7 @@ test('a pasted LURD replays, animated, with pause, step back and forward', async
 });
 
 test('moves typed into the replay box replay from the start when they do not fit here', async () => {
-  const page = await playing(ROOM);
+  const page = await playing(app, ROOM);
   await press(page, 'ArrowUp', 'ArrowLeft'); // now the moves do not fit from here
   await page.fill('#lurd-text', 'u2l2drR'); // run-length LURD
   await button(page, 'Replay').click();

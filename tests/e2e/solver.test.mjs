@@ -1,28 +1,16 @@
 // The solver panel: Solve (live progress, then an animated replay that ends solved),
 // Cancel of a long search, Hint, and the unsolvable / limit messages. Saves solver.png
 // (the whole page), solver-panel.png (the panel after solving) and solver-running.png.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import {
-  OUTPUT, assertNoErrors, counters, openPage, pasteText, settle, shot, startApp, view, waitStatus,
+  OUTPUT, assertNoErrors, counters, pasteText, settle, shot, playing, useApp, view,
 } from './helpers.mjs';
 import { BIG_OPEN, DOORWAY, ROOM } from './levels.mjs';
 
-let app;
-before(async () => {
-  app = await startApp();
-});
-after(async () => {
-  await app?.close();
-});
+const app = useApp();
 
-async function playing(level) {
-  const page = await openPage(app);
-  await pasteText(page, level);
-  await waitStatus(page, /Loaded/);
-  return page;
-}
 
 const solverState = (page) => page.textContent('#s-state');
 const progressCount = (page) => page.$eval('#solver-stats', (e) => Number(e.dataset.progress || 0));
@@ -37,7 +25,7 @@ async function waitSolverState(page, re, timeout = 30000) {
 }
 
 test('Solve shows live progress, then replays the solution until the level is solved', async () => {
-  const page = await playing(DOORWAY);
+  const page = await playing(app, DOORWAY);
   await button(page, 'Solve').click();
   assert.equal(await button(page, 'Cancel').isDisabled(), false);
   assert.equal(await button(page, 'Solve').isDisabled(), true);
@@ -75,7 +63,7 @@ test('Solve shows live progress, then replays the solution until the level is so
 });
 
 test('Cancel stops a long search and the page stays responsive', async () => {
-  const page = await playing(BIG_OPEN);
+  const page = await playing(app, BIG_OPEN);
   await button(page, 'Solve').click();
   await page.waitForFunction(() => Number(document.querySelector('#solver-stats').dataset.progress) >= 3, null, { timeout: 10000 });
   await page.locator('section[aria-labelledby="h-solver"]').screenshot({ path: join(OUTPUT, 'solver-running.png') });
@@ -103,7 +91,7 @@ test('Cancel stops a long search and the page stays responsive', async () => {
 });
 
 test('the solver says when there is no solution, and when a time limit stops it', async () => {
-  const page = await playing('#####\n#$  #\n#  .#\n# @ #\n#####');
+  const page = await playing(app, '#####\n#$  #\n#  .#\n# @ #\n#####');
   await button(page, 'Solve').click();
   await waitSolverState(page, /This level has no solution/);
   await pasteText(page, ROOM);
@@ -122,7 +110,7 @@ test('the solver says when there is no solution, and when a time limit stops it'
 });
 
 test('a solver worker that dies or does not answer is replaced by a fresh one', async () => {
-  const page = await playing(ROOM);
+  const page = await playing(app, ROOM);
   // A worker that fails to start: the page says so.
   await page.route('**/solver-worker.js', (route) => route.fulfill({
     contentType: 'text/javascript', body: 'throw new Error("worker broke");',

@@ -27,6 +27,20 @@ const C = {
 
 const DIRS = [[0, -1], [1, 0], [0, 1], [-1, 0]]; // up, right, down, left as [dx, dy]
 
+/**
+ * Size a canvas's backing store to its CSS box at the device pixel ratio (crisp at any
+ * zoom). Returns the store's size `w` x `h`, the ratio, and the CSS box.
+ */
+export function fitCanvas(canvas) {
+  const rect = canvas.getBoundingClientRect();
+  const dpr = window.devicePixelRatio || 1;
+  const w = Math.max(1, Math.round(rect.width * dpr));
+  const h = Math.max(1, Math.round(rect.height * dpr));
+  if (canvas.width !== w) canvas.width = w;
+  if (canvas.height !== h) canvas.height = h;
+  return { w, h, dpr, rect };
+}
+
 export class Board {
   constructor(canvas) {
     this.canvas = canvas;
@@ -42,12 +56,7 @@ export class Board {
   /** Size the backing store to the canvas's CSS box and fit `cols` x `rows` squares in it. */
   layout(cols, rows) {
     const canvas = this.canvas;
-    const rect = canvas.getBoundingClientRect();
-    const dpr = window.devicePixelRatio || 1;
-    const w = Math.max(1, Math.round(rect.width * dpr));
-    const h = Math.max(1, Math.round(rect.height * dpr));
-    if (canvas.width !== w) canvas.width = w;
-    if (canvas.height !== h) canvas.height = h;
+    const { w, h, dpr } = fitCanvas(canvas);
     this.dpr = dpr;
     this.cols = cols;
     this.rows = rows;

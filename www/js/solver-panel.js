@@ -1,6 +1,7 @@
 // solver-panel.js — the live solver read-out: iteration threshold, nodes, speed, elapsed
 // time, table fill, and a small canvas chart of nodes per iteration on a log scale that
 // grows as iterations finish (the running iteration is drawn lighter).
+import { fitCanvas } from './board.js';
 
 export class SolverPanel {
   /** `els`: {state, stats, threshold, nodes, speed, time, table, chart} elements. */
@@ -60,12 +61,7 @@ export class SolverPanel {
 
   drawChart() {
     const canvas = this.els.chart;
-    const rect = canvas.getBoundingClientRect();
-    const dpr = window.devicePixelRatio || 1;
-    const w = Math.max(1, Math.round(rect.width * dpr));
-    const h = Math.max(1, Math.round(rect.height * dpr));
-    if (canvas.width !== w) canvas.width = w;
-    if (canvas.height !== h) canvas.height = h;
+    const { dpr, rect } = fitCanvas(canvas);
     const ctx = canvas.getContext('2d');
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     const W = rect.width, H = rect.height;
