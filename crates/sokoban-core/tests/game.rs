@@ -1,6 +1,9 @@
 //! Rules engine and history: legal moves, pushes, undo/redo/restart, and a property test
 //! that random legal move sequences undo back to the start.
 
+mod common;
+use common::XorShift;
+
 use sokoban_core::{Dir, Game, Grid, Level, Move, Tile};
 
 fn level(text: &str) -> Level {
@@ -200,17 +203,6 @@ fn groups_undo_and_redo_as_one() {
     let mut r = Game::restore(level(ROOM), &moves, &[]).unwrap();
     assert!(r.undo());
     assert_eq!(r.moves(), 5);
-}
-
-/// A tiny deterministic PRNG for property tests.
-struct XorShift(u64);
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
 }
 
 #[test]

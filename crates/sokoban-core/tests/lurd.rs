@@ -1,27 +1,13 @@
 //! LURD solutions: parsing, printing, run-length notation and errors.
 
+mod common;
+use common::XorShift;
+
 use sokoban_core::format::{detect, parse_input, parse_level, Format, Input};
 use sokoban_core::lurd::{is_lurd, parse_lurd, to_lurd, to_rle_lurd};
 use sokoban_core::{Dir, ErrorKind, Game, Move};
 
 /// A tiny xorshift generator, so the property tests need no dependency.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 fn mv(c: char) -> Move {
     Move { dir: Dir::from_lurd(c).unwrap(), push: c.is_ascii_uppercase() }
 }
@@ -32,13 +18,13 @@ fn moves(letters: &str) -> Vec<Move> {
 
 /// Random moves with long runs now and then, so counts of several digits occur.
 fn random_moves(rng: &mut XorShift) -> Vec<Move> {
-    let len = rng.below(60) as usize;
+    let len = rng.below(60);
     let mut out = Vec::new();
     while out.len() < len {
-        let m = Move { dir: Dir::from_index(rng.below(4) as usize), push: rng.below(3) == 0 };
+        let m = Move { dir: Dir::from_index(rng.below(4)), push: rng.below(3) == 0 };
         let run = match rng.below(10) {
-            0 => 1 + rng.below(150) as usize,
-            1..=3 => 2 + rng.below(4) as usize,
+            0 => 1 + rng.below(150),
+            1..=3 => 2 + rng.below(4),
             _ => 1,
         };
         out.extend(std::iter::repeat_n(m, run));

@@ -1,21 +1,11 @@
 //! Bad input never crashes: random and mutated inputs go through detection, parsing,
 //! validation and LURD parsing, and every failure is an `Error` with a message.
 
+mod common;
+use common::XorShift;
+
 use sokoban_core::format::{self, Input};
 use sokoban_core::lurd;
-
-struct XorShift(u64);
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 const SEEDS: &[&str] = &[
     "#######\n#.  $ #\n# #@  #\n#  $. #\n#######",
