@@ -7,7 +7,6 @@ use sokoban_core::format::{detect, parse_input, parse_level, Format, Input};
 use sokoban_core::lurd::{is_lurd, parse_lurd, to_lurd, to_rle_lurd};
 use sokoban_core::{Dir, ErrorKind, Game, Move};
 
-/// A tiny xorshift generator, so the property tests need no dependency.
 fn mv(c: char) -> Move {
     Move { dir: Dir::from_lurd(c).unwrap(), push: c.is_ascii_uppercase() }
 }
