@@ -53,12 +53,7 @@ impl Corrals {
     }
 
     fn fresh(&mut self) -> u32 {
-        self.next = self.next.wrapping_add(1);
-        if self.next == 0 {
-            self.label.fill(0);
-            self.box_mark.fill(0);
-            self.next = 1;
-        }
+        self.next += 1;
         self.next
     }
 
@@ -74,7 +69,13 @@ impl Corrals {
         out: &mut Vec<(u16, u8)>,
     ) -> Verdict {
         let n = p.n;
-        let base = self.next.wrapping_add(1);
+        // Labels of this node are `base..`; start over well before the counter could wrap.
+        if self.next > u32::MAX - n as u32 - 1 {
+            self.label.fill(0);
+            self.box_mark.fill(0);
+            self.next = 0;
+        }
+        let base = self.next + 1;
         let mut best: Option<usize> = None;
         out.clear();
         for s0 in 0..n {
@@ -82,7 +83,7 @@ impl Corrals {
                 continue;
             }
             let l = self.label[s0];
-            if l >= base && l <= self.next && self.next >= base {
+            if l >= base {
                 continue; // already in a corral of this node
             }
             let id = self.fresh();

@@ -169,12 +169,12 @@ impl Problem {
             z_player,
         };
         p.symmetries = symmetries(board, &p.compact, &p.board_sq);
-        let sides = p.side_classes();
         // The per-class tables only serve the player-side refinement of the bound; boards
         // too large for the component table (and the page's deadlock checks) skip both.
         let classes = with_components && n <= MAX_COMP_SQUARES;
+        let (sides, comp) = p.side_classes(classes);
         (p.dist, p.dist_class) = p.push_distances(&sides, classes);
-        p.comp = if classes { p.components(&sides) } else { Vec::new() };
+        p.comp = comp;
         p.side_class = sides;
         p.dead =
             (0..n).map(|s| (0..p.goals.len()).all(|j| p.dist[j * n + s] == INF_DIST)).collect();
@@ -210,35 +210,6 @@ impl Problem {
         }
     }
 
-    /// For every square `b`, the side class of every other square in the board without `b`.
-    fn components(&self, sides: &[[u8; 4]]) -> Vec<u8> {
-        let n = self.n;
-        let mut comp = vec![u8::MAX; n * n];
-        let mut stack: Vec<u16> = Vec::with_capacity(n);
-        for b in 0..n {
-            let row = &mut comp[b * n..(b + 1) * n];
-            for d in 0..4 {
-                let s = self.nbr[b][d];
-                if s == NONE || row[s as usize] != u8::MAX {
-                    continue;
-                }
-                let c = sides[b][d];
-                row[s as usize] = c;
-                stack.clear();
-                stack.push(s);
-                while let Some(x) = stack.pop() {
-                    for &y in &self.nbr[x as usize] {
-                        if y != NONE && y as usize != b && row[y as usize] == u8::MAX {
-                            row[y as usize] = c;
-                            stack.push(y);
-                        }
-                    }
-                }
-            }
-        }
-        comp
-    }
-
     /// Fewest pushes from `s` to goal number `j`.
     #[inline(always)]
     pub fn dist(&self, j: usize, s: u16) -> u16 {
@@ -247,42 +218,47 @@ impl Problem {
 
     /// For each square `b` and side `d`, a label such that two sides of `b` have the same
     /// label exactly when the player can walk between them around a box on `b` (other
-    /// squares empty). `u8::MAX` for a side that is not floor.
-    fn side_classes(&self) -> Vec<[u8; 4]> {
+    /// squares empty); `u8::MAX` for a side that is not floor. With `keep`, also the label
+    /// of every square in the board without `b` (`comp`, n² entries), from the same floods.
+    fn side_classes(&self, keep: bool) -> (Vec<[u8; 4]>, Vec<u8>) {
         let n = self.n;
-        let mut out = vec![[u8::MAX; 4]; n];
-        let mut mark = vec![u32::MAX; n];
+        let mut sides = vec![[u8::MAX; 4]; n];
+        let mut comp = if keep { vec![u8::MAX; n * n] } else { Vec::new() };
+        let mut row = vec![u8::MAX; n];
         let mut stack: Vec<u16> = Vec::with_capacity(n);
         for b in 0..n {
+            let row = if keep { &mut comp[b * n..(b + 1) * n] } else { &mut row[..] };
+            if !keep {
+                row.fill(u8::MAX);
+            }
             let mut label = 0u8;
             for d in 0..4 {
                 let s = self.nbr[b][d];
-                if s == NONE || out[b][d] != u8::MAX {
+                if s == NONE || row[s as usize] != u8::MAX {
                     continue;
                 }
-                // Flood from side d with b blocked; stamp = b*4+d.
-                let stamp = (b * 4 + d) as u32;
-                mark[s as usize] = stamp;
+                // Flood from side d with b blocked.
+                row[s as usize] = label;
                 stack.clear();
                 stack.push(s);
                 while let Some(x) = stack.pop() {
                     for &y in &self.nbr[x as usize] {
-                        if y != NONE && y as usize != b && mark[y as usize] != stamp {
-                            mark[y as usize] = stamp;
+                        if y != NONE && y as usize != b && row[y as usize] == u8::MAX {
+                            row[y as usize] = label;
                             stack.push(y);
                         }
                     }
                 }
-                for e in d..4 {
-                    let t = self.nbr[b][e];
-                    if t != NONE && mark[t as usize] == stamp {
-                        out[b][e] = label;
-                    }
-                }
                 label += 1;
             }
+            for d in 0..4 {
+                let s = self.nbr[b][d];
+                if s != NONE {
+                    sides[b][d] = row[s as usize];
+                }
+            }
         }
-        out
+        (sides, comp)
     }
 
     /// Push distances to every goal by backward search over (box square, player side):

@@ -110,10 +110,6 @@ pub struct Engine {
     freeze_walls: Vec<u16>,
     corrals: Corrals,
     corral_pushes: Vec<(u16, u8)>,
-    /// PI-corral pruning on (default) or off (for measurements).
-    pub use_corrals: bool,
-    /// The forced-push rule on (default) or off (for measurements).
-    pub use_forced: bool,
     tt: Table,
     stack: Vec<Frame>,
     children: Vec<Child>,
@@ -178,8 +174,6 @@ impl Engine {
             freeze_walls: Vec::with_capacity(16),
             corrals: Corrals::new(n),
             corral_pushes: Vec::new(),
-            use_corrals: true,
-            use_forced: true,
             tt: Table::with_bytes(tt_bytes),
             stack: Vec::new(),
             children: Vec::new(),
@@ -403,9 +397,6 @@ impl Engine {
     /// Returns `Some(Some((box, dir)))`: search only that push; `Some(None)`: deadlock;
     /// `None`: the rule does not apply. The box pushed last is tried first.
     fn forced(&self, last_box: u16) -> Option<Option<(u16, u8)>> {
-        if !self.use_forced {
-            return None;
-        }
         let nb = self.boxes.len() as u16;
         let first = if last_box == NONE { 0 } else { last_box };
         let mut forced = None;
@@ -462,11 +453,13 @@ impl Engine {
             return (lo, hi);
         }
         let stamp = self.stamp;
-        let verdict = if self.use_corrals {
-            self.corrals.analyse(&self.p, &self.box_at, &self.reach, stamp, &mut self.corral_pushes)
-        } else {
-            Verdict::All
-        };
+        let verdict = self.corrals.analyse(
+            &self.p,
+            &self.box_at,
+            &self.reach,
+            stamp,
+            &mut self.corral_pushes,
+        );
         match verdict {
             Verdict::Deadlock => {
                 self.stats.corral_deadlocks += 1;
