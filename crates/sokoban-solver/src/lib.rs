@@ -336,7 +336,8 @@ impl Solver {
             let from = p.board_sq[push.from as usize];
             let dir = Dir::from_index(push.dir as usize);
             let stand = board.neighbor(from, dir.opposite()).ok_or("push from off the board")?;
-            let walk = walk(board, &pos, stand).ok_or("player cannot reach the push")?;
+            let walk = sokoban_path::walk_path(board, &pos, stand)
+                .ok_or("player cannot reach the push")?;
             for d in walk {
                 moves.push(pos.apply(board, d).ok_or("walk blocked")?);
             }
@@ -353,36 +354,6 @@ impl Solver {
         }
         Ok(Solution { pushes: game.pushes(), moves })
     }
-}
-
-/// Shortest walk (boxes block) from the player to `target`.
-fn walk(board: &sokoban_core::Board, pos: &Position, target: usize) -> Option<Vec<Dir>> {
-    let mut prev = vec![usize::MAX; board.len()];
-    let mut queue = std::collections::VecDeque::new();
-    prev[pos.player] = pos.player;
-    queue.push_back(pos.player);
-    while let Some(s) = queue.pop_front() {
-        if s == target {
-            let mut path = Vec::new();
-            let mut c = s;
-            while c != pos.player {
-                let b = prev[c];
-                path.push(board.dir_between(b, c).expect("adjacent"));
-                c = b;
-            }
-            path.reverse();
-            return Some(path);
-        }
-        for d in Dir::ALL {
-            if let Some(t) = board.floor_neighbor(s, d) {
-                if prev[t] == usize::MAX && !pos.boxes[t] {
-                    prev[t] = s;
-                    queue.push_back(t);
-                }
-            }
-        }
-    }
-    None
 }
 
 /// Solve in one call, reporting progress; `on_progress` returns false to cancel.
