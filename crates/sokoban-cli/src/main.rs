@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use sokoban_core::format::{self, Collection, Input};
 use sokoban_core::Level;
-use sokoban_solver::{Limit, Options, Status, StdClock};
+use sokoban_solver::{Limit, Options, Solver, Status, StdClock, Step};
 
 const USAGE: &str = "\
 usage:
@@ -282,20 +282,37 @@ fn solve(args: &[String]) -> Result<ExitCode, String> {
         };
         let clock = StdClock::new();
         let number = e.number;
-        let report = sokoban_solver::solve(&level, &level.start, options, &clock, |p| {
-            if show_progress && p.iteration_done {
-                eprintln!(
+        let mut solver = Solver::new(&level, &level.start, options)
+            .map_err(|err| format!("level {}: {err}", e.number))?;
+        let report = loop {
+            match solver.step(&clock, f64::INFINITY) {
+                Step::Done(r) => break r,
+                Step::Running(p) if show_progress && p.iteration_done => eprintln!(
                     "level {number}: iteration {} done, {} nodes; at least {} pushes; {:.1} s, {:.2} M nodes/s",
                     p.iteration,
                     p.nodes_iteration,
                     p.threshold,
                     p.elapsed_ms / 1000.0,
                     p.nodes_per_second / 1e6
-                );
+                ),
+                Step::Running(_) => {}
             }
-            true
-        })
-        .map_err(|err| format!("level {}: {err}", e.number))?;
+        };
+        if show_progress {
+            let st = solver.stats();
+            let c = st.corral_tests;
+            eprintln!(
+                "level {number}: PI-corral prunes {}, corral deadlock tests {} ({} nodes, {} cached, {} deadlocks), forced pushes {}, frozen-on-goal checks {} ({} deadlocks)",
+                st.corral_prunes,
+                c.searches,
+                c.nodes,
+                c.cache_hits,
+                c.deadlocks,
+                st.forced,
+                st.fixed_checks,
+                st.fixed_deadlocks
+            );
+        }
         ms_total += report.elapsed_ms;
         let status = match report.status {
             Status::Solved => "solved",

@@ -37,6 +37,11 @@ pub struct Corrals {
     stack: Vec<u16>,
     barrier: Vec<u16>,
     pushes: Vec<(u16, u8)>,
+    /// The corrals with work left whose barrier holds the last pushed box, candidates for
+    /// the corral deadlock test: for each, a square inside it and then its barrier boxes,
+    /// one corral after another (`suspect_ends` marks where each ends).
+    pub suspects: Vec<u16>,
+    pub suspect_ends: Vec<usize>,
 }
 
 impl Corrals {
@@ -49,6 +54,8 @@ impl Corrals {
             stack: Vec::with_capacity(n),
             barrier: Vec::new(),
             pushes: Vec::new(),
+            suspects: Vec::new(),
+            suspect_ends: Vec::new(),
         }
     }
 
@@ -66,6 +73,7 @@ impl Corrals {
         box_at: &[u16],
         reach: &[u32],
         stamp: u32,
+        last: u16,
         out: &mut Vec<(u16, u8)>,
     ) -> Verdict {
         let n = p.n;
@@ -78,6 +86,8 @@ impl Corrals {
         let base = self.next + 1;
         let mut best: Option<usize> = None;
         out.clear();
+        self.suspects.clear();
+        self.suspect_ends.clear();
         for s0 in 0..n {
             if box_at[s0] != NONE || reach[s0] == stamp {
                 continue;
@@ -113,13 +123,18 @@ impl Corrals {
                     }
                 }
             }
+            if !unfinished {
+                unfinished = self.barrier.iter().any(|&b| !p.is_goal[b as usize]);
+            }
+            if unfinished && self.barrier.contains(&last) {
+                self.suspects.push(s0 as u16);
+                self.suspects.extend_from_slice(&self.barrier);
+                self.suspect_ends.push(self.suspects.len());
+            }
             // Check the I and P conditions.
             self.pushes.clear();
             let mut pi = true;
             'boxes: for &b in &self.barrier {
-                if !p.is_goal[b as usize] {
-                    unfinished = true;
-                }
                 for d in 0..4 {
                     let t = p.step(b, d);
                     let s = p.step(b, (d + 2) & 3);

@@ -22,6 +22,19 @@ pub fn freeze_deadlock(
     frozen && off_goal
 }
 
+/// (frozen, some box in the frozen group is off a goal) for the box on `sq`: the
+/// position is a deadlock when both hold; when only the first does, the box and the boxes
+/// frozen with it stand on goals for good. `walls` is scratch space.
+pub fn freeze_status(
+    p: &Problem,
+    walls: &mut Vec<u16>,
+    has_box: &impl Fn(u16) -> bool,
+    sq: u16,
+) -> (bool, bool) {
+    walls.clear();
+    frozen(p, walls, has_box, sq)
+}
+
 /// (frozen, some box in the frozen group is off a goal).
 fn frozen(
     p: &Problem,
@@ -77,6 +90,19 @@ fn axis_blocked(
         }
     }
     None
+}
+
+/// Compact squares of the boxes that can never move again and stand on goals together
+/// with every box frozen with them: for the rest of the game they act as walls.
+pub fn frozen_on_goals(p: &Problem, has_box: &impl Fn(u16) -> bool) -> Vec<u16> {
+    let mut walls = Vec::new();
+    (0..p.n as u16)
+        .filter(|&s| has_box(s) && p.is_goal[s as usize])
+        .filter(|&s| {
+            walls.clear();
+            frozen(p, &mut walls, has_box, s) == (true, false)
+        })
+        .collect()
 }
 
 /// Why a box is flagged by [`Deadlocks::check`].

@@ -1,6 +1,8 @@
 //! Push-optimal Sokoban solver: IDA* over pushes with a minimum-cost matching lower bound,
-//! a transposition table keyed on boxes plus the normalized player square, dead-square and
-//! freeze-deadlock pruning, and last-pushed-box-first move ordering. Plain Rust, no browser
+//! a transposition table keyed on boxes plus the normalized player square, deadlock
+//! pruning (dead squares, freeze, PI-corrals, corrals closed for good, boxes frozen on goals
+//! that cut off empty goals), and last-pushed-box-first move ordering. Boxes that can never
+//! move again on goals at the start become walls. Plain Rust, no browser
 //! types: the CLI calls it directly and the wasm crate runs it in a Web Worker, in slices
 //! ([`Solver::step`]) so the worker stays responsive and can be cancelled.
 //!
@@ -12,14 +14,16 @@
 
 pub mod assign;
 pub mod corral;
+pub mod corral_deadlock;
 pub mod deadlock;
+pub mod fixed;
 pub mod problem;
 pub mod search;
 pub mod tt;
 
 use problem::{Problem, NONE};
 use search::{Engine, Event, Push};
-use sokoban_core::{Dir, Game, Level, Move, Position};
+use sokoban_core::{Board, Cell, Dir, Game, Level, Move, Position, Square};
 
 pub use deadlock::{dead_squares, deadlocked_boxes, DeadlockKind, Deadlocks};
 
@@ -213,7 +217,8 @@ impl Solver {
                 board.goal_count()
             )));
         }
-        let p = Problem::new(board);
+        let (reduced, boxes) = without_fixed_boxes(board, boxes);
+        let p = Problem::new(&reduced);
         let player = p.compact[pos.player];
         let cboxes: Vec<u16> = boxes.iter().map(|&b| p.compact[b]).collect();
         debug_assert!(player != NONE && cboxes.iter().all(|&b| b != NONE));
@@ -353,6 +358,34 @@ impl Solver {
             return Err("the moves do not solve the level".into());
         }
         Ok(Solution { pushes: game.pushes(), moves })
+    }
+}
+
+/// The board with the boxes that can never move again and stand on goals (with every box
+/// frozen with them) turned into walls, and the boxes left. No solution moves such a box,
+/// so the search need not carry it, and as walls they lengthen the push distances of the
+/// other boxes and can make more squares dead (which can freeze more boxes: repeated until
+/// nothing changes). When every box is fixed the position is solved and nothing changes.
+fn without_fixed_boxes(board: &Board, mut boxes: Vec<Square>) -> (Board, Vec<Square>) {
+    let mut board = board.clone();
+    loop {
+        let p = Problem::without_components(&board);
+        let mut on = vec![false; p.n];
+        for &b in &boxes {
+            on[p.compact[b] as usize] = true;
+        }
+        let fixed = deadlock::frozen_on_goals(&p, &|s| on[s as usize]);
+        if fixed.is_empty() || fixed.len() == boxes.len() {
+            return (board, boxes);
+        }
+        let (mut cells, mut goals) = (board.cells().to_vec(), board.goals().to_vec());
+        for &c in &fixed {
+            let s = p.board_sq[c as usize];
+            cells[s] = Cell::Wall;
+            goals[s] = false;
+        }
+        boxes.retain(|&b| cells[b] != Cell::Wall);
+        board = Board::new(board.width(), board.height(), cells, goals);
     }
 }
 

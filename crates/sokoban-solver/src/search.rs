@@ -5,7 +5,9 @@
 
 use crate::assign::{Assignment, INF_COST};
 use crate::corral::{Corrals, Verdict};
-use crate::deadlock::freeze_deadlock;
+use crate::corral_deadlock::CorralSearch;
+use crate::deadlock::freeze_status;
+use crate::fixed::FixedGoals;
 use crate::problem::{Problem, INF_DIST, NONE};
 use crate::tt::{Table, DEAD};
 
@@ -78,6 +80,12 @@ pub struct Stats {
     pub forced: u64,
     /// Nodes where the last box can never move again (forced-push rule).
     pub forced_deadlocks: u64,
+    /// Corral deadlock tests: reduced searches run, their nodes, cache hits, deadlocks.
+    pub corral_tests: crate::corral_deadlock::CorralStats,
+    /// Pushes that left boxes frozen on goals (checked by [`FixedGoals`]), and how many of
+    /// those cut the other boxes off from the empty goals.
+    pub fixed_checks: u64,
+    pub fixed_deadlocks: u64,
 }
 
 /// The search state.
@@ -93,6 +101,8 @@ pub struct Engine {
     bucket: u64,
     /// Squares of the player's area after the last flood: `queue[..area]`.
     area: usize,
+    /// The smallest of them.
+    norm: u16,
     assign: Assignment,
     /// Assignment snapshots, one per depth.
     snaps: Vec<i64>,
@@ -110,6 +120,8 @@ pub struct Engine {
     freeze_walls: Vec<u16>,
     corrals: Corrals,
     corral_pushes: Vec<(u16, u8)>,
+    corral_search: CorralSearch,
+    fixed: FixedGoals,
     tt: Table,
     stack: Vec<Frame>,
     children: Vec<Child>,
@@ -158,6 +170,7 @@ impl Engine {
             sym_hash,
             bucket: 0,
             area: 0,
+            norm: 0,
             assign,
             snaps: Vec::new(),
             snap_len,
@@ -174,6 +187,8 @@ impl Engine {
             freeze_walls: Vec::with_capacity(16),
             corrals: Corrals::new(n),
             corral_pushes: Vec::new(),
+            corral_search: CorralSearch::new(&p),
+            fixed: FixedGoals::new(&p),
             tt: Table::with_bytes(tt_bytes),
             stack: Vec::new(),
             children: Vec::new(),
@@ -192,7 +207,12 @@ impl Engine {
 
     /// Statistics so far.
     pub fn stats(&self) -> Stats {
-        self.stats
+        Stats {
+            corral_tests: self.corral_search.stats,
+            fixed_checks: self.fixed.checks,
+            fixed_deadlocks: self.fixed.deadlocks,
+            ..self.stats
+        }
     }
 
     /// (used, capacity) of the transposition table.
@@ -246,6 +266,7 @@ impl Engine {
             }
         }
         self.area = tail;
+        self.norm = min;
         min
     }
 
@@ -453,13 +474,27 @@ impl Engine {
             return (lo, hi);
         }
         let stamp = self.stamp;
-        let verdict = self.corrals.analyse(
+        let last = if last_box == NONE { NONE } else { self.boxes[last_box as usize] };
+        let mut verdict = self.corrals.analyse(
             &self.p,
             &self.box_at,
             &self.reach,
             stamp,
+            last,
             &mut self.corral_pushes,
         );
+        if verdict != Verdict::Deadlock {
+            let mut start = 0;
+            for &end in &self.corrals.suspect_ends {
+                let inside = self.corrals.suspects[start];
+                let barrier = &self.corrals.suspects[start + 1..end];
+                start = end;
+                if self.corral_search.deadlocked(&self.p, barrier, inside, self.player, self.norm) {
+                    verdict = Verdict::Deadlock;
+                    break;
+                }
+            }
+        }
         match verdict {
             Verdict::Deadlock => {
                 self.stats.corral_deadlocks += 1;
@@ -611,7 +646,11 @@ impl Engine {
                 {
                     let box_at = &self.box_at;
                     let has_box = |s: u16| box_at[s as usize] != NONE;
-                    if freeze_deadlock(&self.p, &mut self.freeze_walls, &has_box, to) {
+                    let (frozen, off_goal) =
+                        freeze_status(&self.p, &mut self.freeze_walls, &has_box, to);
+                    if frozen
+                        && (off_goal || self.fixed.deadlocked(&self.p, &self.boxes, &self.box_at))
+                    {
                         self.unapply(c.box_id, from, before);
                         continue;
                     }

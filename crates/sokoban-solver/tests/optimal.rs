@@ -8,7 +8,8 @@ use std::collections::{HashMap, VecDeque};
 use sokoban_core::format::parse_level;
 use sokoban_core::{Dir, Game, Grid, Level, Position, Tile};
 use sokoban_solver::problem::Problem;
-use sokoban_solver::{solve, Options, Status, StdClock};
+use sokoban_solver::search::Stats;
+use sokoban_solver::{solve, Options, Solver, Status, StdClock, Step};
 
 /// Fewest pushes by BFS over (sorted boxes, normalized player square); `None` if unsolvable.
 fn brute_force(level: &Level) -> Option<usize> {
@@ -56,14 +57,22 @@ fn brute_force(level: &Level) -> Option<usize> {
     None
 }
 
-fn run(level: &Level) -> sokoban_solver::Report {
+/// Solve with the stepping API: the report and the engine's counters.
+fn run(level: &Level) -> (sokoban_solver::Report, Stats) {
     let opts = Options { time_limit_ms: Some(20_000.0), table_mib: 16, ..Options::default() };
-    solve(level, &level.start, opts, &StdClock::new(), |_| true).expect("setup")
+    let clock = StdClock::new();
+    let mut s = Solver::new(level, &level.start, opts).expect("setup");
+    loop {
+        if let Step::Done(r) = s.step(&clock, f64::INFINITY) {
+            return (r, s.stats());
+        }
+    }
 }
 
-fn check(level: &Level, name: &str) {
+/// Check the solver against the brute-force optimum; returns the engine's counters.
+fn check(level: &Level, name: &str) -> Stats {
     let want = brute_force(level);
-    let r = run(level);
+    let (r, stats) = run(level);
     match want {
         Some(p) => {
             assert_eq!(r.status, Status::Solved, "{name}: expected a solution of {p} pushes");
@@ -76,6 +85,7 @@ fn check(level: &Level, name: &str) {
         }
         None => assert_eq!(r.status, Status::Unsolvable, "{name}: should be unsolvable"),
     }
+    stats
 }
 
 /// Project-written levels (small, with known structure).
@@ -98,6 +108,13 @@ const LEVELS: &[&str] = &[
     "#######\n#  $$ #\n#  .. #\n#  @  #\n#######\n",
     // A player on a goal and a box on a goal.
     "######\n#+$ *#\n# $. #\n#    #\n######",
+    // A block of boxes on goals that can never move (it becomes walls): the free box must
+    // go round it.
+    "########\n#      #\n# **   #\n# **$ .#\n#@     #\n########",
+    // Every box fixed on a goal: solved with no push.
+    "######\n#@ **#\n#  **#\n######",
+    // Fixed boxes on goals that wall off a dead end: the box must not go there.
+    "#######\n#**   #\n#**$ .#\n#  @  #\n#######",
 ];
 
 #[test]
@@ -123,9 +140,9 @@ impl XorShift {
 
 /// A random small level: a walled room with random inner walls (`wall_pct` percent of the
 /// inner squares: many walls give corridors and doorways), boxes, goals and player.
-fn random_level(rng: &mut XorShift, wall_pct: usize) -> Option<Level> {
-    let w = 5 + rng.below(3);
-    let h = 5 + rng.below(3);
+fn random_level(rng: &mut XorShift, wall_pct: usize, max_boxes: usize) -> Option<Level> {
+    let w = 5 + rng.below(3) + max_boxes / 4;
+    let h = 5 + rng.below(3) + max_boxes / 4;
     let mut rows = vec![vec![Tile::Wall; w]; h];
     let mut free = Vec::new();
     for (r, row) in rows.iter_mut().enumerate().take(h - 1).skip(1) {
@@ -137,7 +154,7 @@ fn random_level(rng: &mut XorShift, wall_pct: usize) -> Option<Level> {
             free.push((r, c));
         }
     }
-    let nboxes = 1 + rng.below(3);
+    let nboxes = 1 + rng.below(max_boxes);
     if free.len() < 2 * nboxes + 1 {
         return None;
     }
@@ -167,25 +184,53 @@ fn random_level(rng: &mut XorShift, wall_pct: usize) -> Option<Level> {
     Grid { rows, title: None, lines: vec![None; n] }.validate().ok()
 }
 
-fn random_levels(seed: u64, wall_pct: usize, count: usize) -> (usize, usize) {
+/// `count` random levels checked against the brute force: (solvable, unsolvable, the sum of
+/// the engine's counters).
+fn random_levels(
+    seed: u64,
+    wall_pct: usize,
+    max_boxes: usize,
+    count: usize,
+) -> (usize, usize, Totals) {
     let mut rng = XorShift(seed);
     let (mut solved, mut unsolvable, mut tried) = (0, 0, 0);
+    let mut totals = Totals::default();
     while tried < count {
-        let Some(level) = random_level(&mut rng, wall_pct) else { continue };
+        let Some(level) = random_level(&mut rng, wall_pct, max_boxes) else { continue };
         tried += 1;
         if brute_force(&level).is_some() {
             solved += 1;
         } else {
             unsolvable += 1;
         }
-        check(&level, &format!("random level {tried}:\n{}", sokoban_core::format::to_xsb(&level)));
+        let st = check(
+            &level,
+            &format!("random level {tried}:\n{}", sokoban_core::format::to_xsb(&level)),
+        );
+        totals.add(&st);
     }
-    (solved, unsolvable)
+    (solved, unsolvable, totals)
+}
+
+/// What the pruning rules did over many levels.
+#[derive(Default, Debug)]
+struct Totals {
+    corral_deadlocks: u64,
+    fixed_checks: u64,
+    fixed_deadlocks: u64,
+}
+
+impl Totals {
+    fn add(&mut self, st: &Stats) {
+        self.corral_deadlocks += st.corral_tests.deadlocks;
+        self.fixed_checks += st.fixed_checks;
+        self.fixed_deadlocks += st.fixed_deadlocks;
+    }
 }
 
 #[test]
 fn random_levels_match_brute_force() {
-    let (solved, unsolvable) = random_levels(0xC0FF_EE12_3456_789A, 18, 300);
+    let (solved, unsolvable, _) = random_levels(0xC0FF_EE12_3456_789A, 18, 3, 300);
     // The generator must exercise both outcomes.
     assert!(solved > 50 && unsolvable > 20, "solved {solved}, unsolvable {unsolvable}");
 }
@@ -193,8 +238,94 @@ fn random_levels_match_brute_force() {
 /// Many walls: corridors and doorways, where the forced-push rule and PI-corrals act.
 #[test]
 fn random_corridor_levels_match_brute_force() {
-    let (solved, unsolvable) = random_levels(0x005E_ED0F_C044_1D0A, 35, 300);
+    let (solved, unsolvable, _) = random_levels(0x005E_ED0F_C044_1D0A, 35, 3, 300);
     assert!(solved > 30 && unsolvable > 20, "solved {solved}, unsolvable {unsolvable}");
+}
+
+/// A random level solvable by construction: boxes start on the goals of a random room and
+/// the player walks and pulls them away at random (a pull is a push played backwards).
+/// Crowded rooms give corrals that close for good and boxes frozen on goals that wall off
+/// other goals, where the corral deadlock search and the frozen-goal check prune.
+fn random_pulled_level(rng: &mut XorShift) -> Option<Level> {
+    let (w, h) = (7 + rng.below(3), 7 + rng.below(3));
+    let mut floor = vec![vec![false; w]; h];
+    let mut free = Vec::new();
+    for (r, row) in floor.iter_mut().enumerate().take(h - 1).skip(1) {
+        for (c, f) in row.iter_mut().enumerate().take(w - 1).skip(1) {
+            if rng.below(100) >= 20 {
+                *f = true;
+                free.push((r, c));
+            }
+        }
+    }
+    let nboxes = 3 + rng.below(4);
+    if free.len() < nboxes + 4 {
+        return None;
+    }
+    let goals: Vec<(usize, usize)> =
+        (0..nboxes).map(|_| free.swap_remove(rng.below(free.len()))).collect();
+    let mut boxes = goals.clone();
+    let mut player = free[rng.below(free.len())];
+    let open =
+        |(r, c): (usize, usize), boxes: &[(usize, usize)]| floor[r][c] && !boxes.contains(&(r, c));
+    for _ in 0..100 + rng.below(200) {
+        let (dr, dc) = [(-1isize, 0isize), (0, 1), (1, 0), (0, -1)][rng.below(4)];
+        let to = ((player.0 as isize + dr) as usize, (player.1 as isize + dc) as usize);
+        if !open(to, &boxes) {
+            continue;
+        }
+        let behind = ((player.0 as isize - dr) as usize, (player.1 as isize - dc) as usize);
+        if rng.below(2) == 0 {
+            if let Some(b) = boxes.iter_mut().find(|b| **b == behind) {
+                *b = player;
+            }
+        }
+        player = to;
+    }
+    if boxes.iter().all(|b| goals.contains(b)) {
+        return None;
+    }
+    let mut rows = vec![vec![Tile::Wall; w]; h];
+    for (r, row) in rows.iter_mut().enumerate() {
+        for (c, t) in row.iter_mut().enumerate() {
+            if floor[r][c] {
+                *t = Tile::Floor;
+            }
+        }
+    }
+    for &(r, c) in &goals {
+        rows[r][c] = Tile::Goal;
+    }
+    for &(r, c) in &boxes {
+        rows[r][c] = if rows[r][c] == Tile::Goal { Tile::BoxOnGoal } else { Tile::Box };
+    }
+    rows[player.0][player.1] =
+        if rows[player.0][player.1] == Tile::Goal { Tile::PlayerOnGoal } else { Tile::Player };
+    let n = rows.len();
+    Grid { rows, title: None, lines: vec![None; n] }.validate().ok()
+}
+
+#[test]
+fn random_pulled_levels_match_brute_force() {
+    let mut rng = XorShift(0x00C0_47D3_D10C_4ED5);
+    let (mut tried, mut totals) = (0, Totals::default());
+    while tried < 200 {
+        let Some(level) = random_pulled_level(&mut rng) else { continue };
+        tried += 1;
+        assert!(brute_force(&level).is_some(), "pulled levels are solvable");
+        let st = check(
+            &level,
+            &format!("pulled level {tried}:\n{}", sokoban_core::format::to_xsb(&level)),
+        );
+        totals.add(&st);
+    }
+    eprintln!("{totals:?}");
+    // The rules under test must have acted.
+    assert!(totals.corral_deadlocks > 0, "{totals:?}");
+    assert!(
+        totals.fixed_deadlocks > 0 && totals.fixed_checks > totals.fixed_deadlocks,
+        "{totals:?}"
+    );
 }
 
 /// A random level whose walls and goals are symmetric (mirror, half turn, or all eight

@@ -1,0 +1,184 @@
+//! Deadlocks made by boxes frozen on goals.
+//!
+//! A box frozen on a goal (it and every box it is frozen with can never move again, all on
+//! goals) is a wall for the rest of the game. New walls can cut the other boxes off from
+//! the goals still empty: the goals at the end of a dead-end corridor whose mouth is
+//! filled, say. So when a push leaves boxes frozen on goals, check that the other boxes can
+//! still be matched to the empty goals, each to one it can reach by pushes on the board
+//! with the frozen boxes as walls. Reachability ignores the other boxes and asks only that
+//! the square behind a push is floor (not that the player can get there), so it allows
+//! more than the game does: when even that leaves some box or goal unmatched, no solution
+//! exists.
+//!
+//! The reachability tables depend only on the set of frozen boxes; they are cached by its
+//! hash.
+
+use std::collections::HashMap;
+
+use crate::deadlock::frozen_on_goals;
+use crate::problem::{Problem, NONE};
+
+/// Cached tables kept before the cache is cleared.
+const CACHE_LIMIT: usize = 4096;
+
+/// Scratch space and cache for the check (one per engine).
+pub struct FixedGoals {
+    words: usize,
+    /// Frozen-set hash -> per square, a bitset (`words` words) of the goals a box there
+    /// can reach.
+    cache: HashMap<u64, Vec<u64>>,
+    wall: Vec<bool>,
+    seen: Vec<u32>,
+    stamp: u32,
+    queue: Vec<u16>,
+    /// Bipartite matching scratch: goal index -> box index (`usize::MAX`: free).
+    goal_box: Vec<usize>,
+    visited: Vec<u32>,
+    visit_stamp: u32,
+    movable: Vec<u16>,
+    /// Events checked and deadlocks found.
+    pub checks: u64,
+    pub deadlocks: u64,
+}
+
+impl FixedGoals {
+    /// Scratch for a problem.
+    pub fn new(p: &Problem) -> FixedGoals {
+        let words = p.goals.len().div_ceil(64).max(1);
+        FixedGoals {
+            words,
+            cache: HashMap::new(),
+            wall: vec![false; p.n],
+            seen: vec![0; p.n],
+            stamp: 0,
+            queue: Vec::with_capacity(p.n),
+            goal_box: vec![usize::MAX; p.goals.len()],
+            visited: vec![0; p.goals.len()],
+            visit_stamp: 0,
+            movable: Vec::new(),
+            checks: 0,
+            deadlocks: 0,
+        }
+    }
+
+    /// True when the boxes frozen on goals leave the other boxes unable to fill the empty
+    /// goals. `boxes` are the box squares, `box_at[s] != NONE` where a box stands.
+    pub fn deadlocked(&mut self, p: &Problem, boxes: &[u16], box_at: &[u16]) -> bool {
+        self.checks += 1;
+        let fixed = frozen_on_goals(p, &|s| box_at[s as usize] != NONE);
+        let key = fixed.iter().fold(0x9E37_79B9u64, |h, &s| h ^ p.z_box[s as usize]);
+        if !self.cache.contains_key(&key) {
+            if self.cache.len() >= CACHE_LIMIT {
+                self.cache.clear();
+            }
+            let table = self.reach_table(p, &fixed);
+            self.cache.insert(key, table);
+        }
+        let table = &self.cache[&key];
+        // The boxes left to move: every box not frozen on a goal.
+        self.movable.clear();
+        for &b in boxes {
+            if fixed.binary_search(&b).is_err() {
+                self.movable.push(b);
+            }
+        }
+        // Bipartite matching (augmenting paths) of movable boxes to reachable empty goals.
+        self.goal_box.fill(usize::MAX);
+        for (j, &g) in p.goals.iter().enumerate() {
+            if fixed.binary_search(&g).is_ok() {
+                self.goal_box[j] = usize::MAX - 1; // filled for good
+            }
+        }
+        let words = self.words;
+        for i in 0..self.movable.len() {
+            self.visit_stamp += 1;
+            if !augment(
+                i,
+                &self.movable,
+                table,
+                words,
+                &mut self.goal_box,
+                &mut self.visited,
+                self.visit_stamp,
+            ) {
+                self.deadlocks += 1;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Per square, the goals (not in `fixed`) a lone box there can be pushed to, with the
+    /// squares in `fixed` as walls.
+    fn reach_table(&mut self, p: &Problem, fixed: &[u16]) -> Vec<u64> {
+        let words = self.words;
+        let mut table = vec![0u64; p.n * words];
+        self.wall.fill(false);
+        for &s in fixed {
+            self.wall[s as usize] = true;
+        }
+        let free = |wall: &[bool], s: u16| s != NONE && !wall[s as usize];
+        for (j, &g) in p.goals.iter().enumerate() {
+            if self.wall[g as usize] {
+                continue;
+            }
+            // Pull search from the goal: a box on `x` can be pushed onto `y = x + d` when
+            // `x - d` (where the player stands) and `y` are free.
+            self.stamp += 1;
+            let stamp = self.stamp;
+            self.queue.clear();
+            self.queue.push(g);
+            self.seen[g as usize] = stamp;
+            let mut head = 0;
+            while head < self.queue.len() {
+                let y = self.queue[head];
+                head += 1;
+                table[y as usize * words + j / 64] |= 1 << (j % 64);
+                for d in 0..4 {
+                    let x = p.step(y, (d + 2) & 3);
+                    if !free(&self.wall, x) || self.seen[x as usize] == stamp {
+                        continue;
+                    }
+                    let behind = p.step(x, (d + 2) & 3);
+                    if free(&self.wall, behind) {
+                        self.seen[x as usize] = stamp;
+                        self.queue.push(x);
+                    }
+                }
+            }
+        }
+        table
+    }
+}
+
+/// Kuhn's augmenting path from box `i`.
+fn augment(
+    i: usize,
+    movable: &[u16],
+    table: &[u64],
+    words: usize,
+    goal_box: &mut [usize],
+    visited: &mut [u32],
+    stamp: u32,
+) -> bool {
+    let row = &table[movable[i] as usize * words..(movable[i] as usize + 1) * words];
+    for (w, &bits) in row.iter().enumerate() {
+        let mut m = bits;
+        while m != 0 {
+            let j = w * 64 + m.trailing_zeros() as usize;
+            m &= m - 1;
+            if visited[j] == stamp || goal_box[j] == usize::MAX - 1 {
+                continue;
+            }
+            visited[j] = stamp;
+            let other = goal_box[j];
+            if other == usize::MAX
+                || augment(other, movable, table, words, goal_box, visited, stamp)
+            {
+                goal_box[j] = i;
+                return true;
+            }
+        }
+    }
+    false
+}
