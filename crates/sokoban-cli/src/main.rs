@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use sokoban_core::format::{self, Collection, Input};
 use sokoban_core::Level;
-use sokoban_solver::{Limit, Options, Solver, Status, StdClock, Step};
+use sokoban_solver::{Clock, Limit, Options, Solver, Status, StdClock, Step};
 
 const USAGE: &str = "\
 usage:
@@ -282,8 +282,11 @@ fn solve(args: &[String]) -> Result<ExitCode, String> {
         };
         let clock = StdClock::new();
         let number = e.number;
+        let t0 = clock.now_ms();
         let mut solver = Solver::new(&level, &level.start, options)
             .map_err(|err| format!("level {}: {err}", e.number))?;
+        // The setup (push distances, groups) counts towards the time and its limit.
+        solver.count_from(t0);
         let report = loop {
             match solver.step(&clock, f64::INFINITY) {
                 Step::Done(r) => break r,
@@ -302,7 +305,7 @@ fn solve(args: &[String]) -> Result<ExitCode, String> {
             let st = solver.stats();
             let c = st.corral_tests;
             eprintln!(
-                "level {number}: PI-corral prunes {}, corral deadlock tests {} ({} nodes, {} cached, {} deadlocks), forced pushes {}, frozen-on-goal checks {} ({} deadlocks)",
+                "level {number}: PI-corral prunes {}, corral deadlock tests {} ({} nodes, {} cached, {} deadlocks), forced pushes {}, frozen-on-goal checks {} ({} deadlocks), group searches {} ({} nodes)",
                 st.corral_prunes,
                 c.searches,
                 c.nodes,
@@ -310,7 +313,9 @@ fn solve(args: &[String]) -> Result<ExitCode, String> {
                 c.deadlocks,
                 st.forced,
                 st.fixed_checks,
-                st.fixed_deadlocks
+                st.fixed_deadlocks,
+                st.group_searches,
+                st.group_nodes
             );
         }
         ms_total += report.elapsed_ms;

@@ -42,11 +42,15 @@ pub struct Corrals {
     /// one corral after another (`suspect_ends` marks where each ends).
     pub suspects: Vec<u16>,
     pub suspect_ends: Vec<usize>,
+    /// Every goal must get a box (false in a subproblem with fewer boxes than goals: then
+    /// an empty goal inside a corral is no work left).
+    fill_goals: bool,
 }
 
 impl Corrals {
-    /// Scratch for a problem with `n` squares.
-    pub fn new(n: usize) -> Corrals {
+    /// Scratch for a problem with `n` squares; `fill_goals` when there are as many boxes
+    /// as goals.
+    pub fn new(n: usize, fill_goals: bool) -> Corrals {
         Corrals {
             label: vec![0; n],
             box_mark: vec![0; n],
@@ -56,6 +60,7 @@ impl Corrals {
             pushes: Vec::new(),
             suspects: Vec::new(),
             suspect_ends: Vec::new(),
+            fill_goals,
         }
     }
 
@@ -104,7 +109,7 @@ impl Corrals {
             self.stack.push(s0 as u16);
             self.label[s0] = id;
             while let Some(x) = self.stack.pop() {
-                if p.is_goal[x as usize] {
+                if self.fill_goals && p.is_goal[x as usize] {
                     unfinished = true; // an empty goal inside
                 }
                 for &y in &p.nbr[x as usize] {

@@ -17,6 +17,7 @@ pub mod corral;
 pub mod corral_deadlock;
 pub mod deadlock;
 pub mod fixed;
+pub mod groups;
 pub mod problem;
 pub mod search;
 pub mod tt;
@@ -223,10 +224,20 @@ impl Solver {
         let cboxes: Vec<u16> = boxes.iter().map(|&b| p.compact[b]).collect();
         debug_assert!(player != NONE && cboxes.iter().all(|&b| b != NONE));
         let bytes = options.table_mib.max(1) * 1024 * 1024;
-        let engine = Engine::new(p, player, &cboxes, bytes);
+        let mut engine = Engine::new(p, player, &cboxes, bytes);
+        engine.enable_groups();
         let mut start = level.clone();
         start.start = pos.clone();
         Ok(Solver { level: start, engine, options, t0: None, last_report_ms: 0.0, done: None })
+    }
+
+    /// Count elapsed time (and the time limit) from `t0` on the search's clock instead of
+    /// from the first [`Solver::step`]: pass the time taken before [`Solver::new`] so that
+    /// the setup counts too.
+    pub fn count_from(&mut self, t0: f64) {
+        if self.done.is_none() {
+            self.t0 = Some(t0);
+        }
     }
 
     /// Counters of the search engine (threshold, iterations, nodes, PI-corral prunes).
@@ -397,7 +408,9 @@ pub fn solve(
     clock: &dyn Clock,
     mut on_progress: impl FnMut(&Progress) -> bool,
 ) -> Result<Report, SetupError> {
+    let t0 = clock.now_ms();
     let mut s = Solver::new(level, pos, options)?;
+    s.count_from(t0);
     loop {
         match s.step(clock, f64::INFINITY) {
             Step::Done(r) => return Ok(r),

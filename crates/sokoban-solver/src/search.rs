@@ -8,8 +8,10 @@ use crate::corral::{Corrals, Verdict};
 use crate::corral_deadlock::CorralSearch;
 use crate::deadlock::freeze_status;
 use crate::fixed::FixedGoals;
+use crate::groups::Groups;
 use crate::problem::{Problem, INF_DIST, NONE};
 use crate::tt::{Table, DEAD};
+use std::sync::Arc;
 
 /// f-value meaning "no solution below this node".
 pub const INF_F: u32 = u32::MAX;
@@ -86,11 +88,14 @@ pub struct Stats {
     /// those cut the other boxes off from the empty goals.
     pub fixed_checks: u64,
     pub fixed_deadlocks: u64,
+    /// Searches of single groups run for the group bound, and their nodes.
+    pub group_searches: u64,
+    pub group_nodes: u64,
 }
 
 /// The search state.
 pub struct Engine {
-    p: Problem,
+    p: Arc<Problem>,
     boxes: Vec<u16>,
     box_at: Vec<u16>,
     player: u16,
@@ -122,20 +127,34 @@ pub struct Engine {
     corral_pushes: Vec<(u16, u8)>,
     corral_search: CorralSearch,
     fixed: FixedGoals,
+    /// The group bound (see [`Groups`]), when enabled and the boxes form several groups.
+    groups: Option<Groups>,
+    /// Zobrist hash of each group's box squares.
+    group_hash: Vec<u64>,
+    /// Each group's cost at each depth of the current path.
+    group_cost: Vec<u32>,
     tt: Table,
     stack: Vec<Frame>,
     children: Vec<Child>,
     stats: Stats,
-    /// Parity of every solution's push count from the root (see `Problem::parity`).
-    parity: u32,
+    /// Parity of every solution's push count from the root (see `Problem::parity`); `None`
+    /// with fewer boxes than goals (then it is not fixed).
+    parity: Option<u32>,
     /// Children cut off by the threshold in this iteration.
     cuts: u64,
     started: bool,
     finished: bool,
+    /// A lower bound on the root's pushes known from elsewhere (see [`Engine::restart`]).
+    hint: u32,
 }
 
+/// Cost of matching box `i` to goal `j`. Rows past the boxes (a subproblem with fewer boxes
+/// than goals) are placeholders that take any goal for nothing.
 #[inline(always)]
 fn cost(p: &Problem, boxes: &[u16], class: &[u8], i: usize, j: usize) -> i64 {
+    if i >= boxes.len() {
+        return 0;
+    }
     let d = p.dist_from(j, boxes[i], class[i]);
     if d == INF_DIST {
         INF_COST
@@ -146,8 +165,23 @@ fn cost(p: &Problem, boxes: &[u16], class: &[u8], i: usize, j: usize) -> i64 {
 
 impl Engine {
     /// An engine for a problem, a start position (compact squares), and a table size.
+    ///
+    /// There may be fewer boxes than goals (a subproblem): then the search brings every box
+    /// onto some goal.
     pub fn new(p: Problem, player: u16, box_squares: &[u16], tt_bytes: usize) -> Engine {
+        Self::with_problem(Arc::new(p), player, box_squares, tt_bytes)
+    }
+
+    /// [`Engine::new`] on a problem shared with other engines.
+    pub fn with_problem(
+        p: Arc<Problem>,
+        player: u16,
+        box_squares: &[u16],
+        tt_bytes: usize,
+    ) -> Engine {
         let n = p.n;
+        let ng = p.goals.len();
+        assert!(box_squares.len() <= ng, "more boxes than goals");
         let mut box_at = vec![NONE; n];
         let mut hash = 0u64;
         for (i, &b) in box_squares.iter().enumerate() {
@@ -160,7 +194,7 @@ impl Engine {
             .iter()
             .map(|m| box_squares.iter().fold(0u64, |h, &b| h ^ p.z_box[m[b as usize] as usize]))
             .collect();
-        let assign = Assignment::new(nb);
+        let assign = Assignment::new(ng);
         let snap_len = assign.saved_len() + nb;
         Engine {
             boxes: box_squares.to_vec(),
@@ -183,31 +217,147 @@ impl Engine {
                 .iter()
                 .map(|a| a.map(|t| if t == NONE { n as u16 } else { t }))
                 .collect(),
-            goal_of: vec![0; nb],
+            goal_of: vec![0; ng],
             freeze_walls: Vec::with_capacity(16),
-            corrals: Corrals::new(n),
+            corrals: Corrals::new(n, nb == ng),
             corral_pushes: Vec::new(),
             corral_search: CorralSearch::new(&p),
             fixed: FixedGoals::new(&p),
+            groups: None,
+            group_hash: Vec::new(),
+            group_cost: Vec::new(),
             tt: Table::with_bytes(tt_bytes),
             stack: Vec::new(),
             children: Vec::new(),
             stats: Stats::default(),
-            parity: {
-                let goals = p.goals.iter().map(|&g| p.parity[g as usize] as u32).sum::<u32>();
-                let boxes = box_squares.iter().map(|&b| p.parity[b as usize] as u32).sum::<u32>();
-                (goals + boxes) & 1
-            },
+            parity: Self::parity_of(&p, box_squares),
             cuts: 0,
             started: false,
             finished: false,
+            hint: 0,
             p,
+        }
+    }
+
+    fn parity_of(p: &Problem, boxes: &[u16]) -> Option<u32> {
+        if boxes.len() != p.goals.len() {
+            return None;
+        }
+        let goals = p.goals.iter().map(|&g| p.parity[g as usize] as u32).sum::<u32>();
+        let boxes = boxes.iter().map(|&b| p.parity[b as usize] as u32).sum::<u32>();
+        Some((goals + boxes) & 1)
+    }
+
+    /// Add the group bound (see [`Groups`]) when the boxes of the start position form
+    /// several groups. Returns the number of groups (0: not enabled).
+    pub fn enable_groups(&mut self) -> usize {
+        self.groups = Groups::new(&self.p, self.player, &self.boxes);
+        let Some(g) = &self.groups else { return 0 };
+        self.group_hash = vec![0; g.len()];
+        for (i, &b) in self.boxes.iter().enumerate() {
+            self.group_hash[g.of_box[i] as usize] ^= self.p.z_box[b as usize];
+        }
+        g.len()
+    }
+
+    /// The group bound of the current position at search depth `depth` (0 without
+    /// groups): the sum of the groups' costs, kept per depth. `moved` is the box just
+    /// pushed (`NONE` at the root): only its group changed, and its cost is at least its
+    /// cost before the push less one.
+    fn group_bound(&mut self, depth: usize, moved: u16) -> u32 {
+        let Some(groups) = &mut self.groups else { return 0 };
+        let ng = groups.len();
+        if self.group_cost.len() < (depth + 1) * ng {
+            self.group_cost.resize((depth + 1) * ng, 0);
+        }
+        let here = depth * ng;
+        if moved == NONE {
+            for g in 0..ng {
+                let c = groups.cost(&self.p, g, &self.boxes, self.group_hash[g], self.player, 0);
+                self.group_cost[here + g] = c;
+            }
+        } else {
+            let parent = here - ng;
+            self.group_cost.copy_within(parent..here, here);
+            let g = groups.of_box[moved as usize] as usize;
+            let hint = self.group_cost[parent + g].saturating_sub(1);
+            let c = groups.cost(&self.p, g, &self.boxes, self.group_hash[g], self.player, hint);
+            self.group_cost[here + g] = c;
+        }
+        let mut total = 0u32;
+        for &c in &self.group_cost[here..here + ng] {
+            if c == INF_F {
+                return INF_F;
+            }
+            total += c;
+        }
+        total
+    }
+
+    /// Start over from another position of the same problem, keeping what the table learned
+    /// (bounds proven by finished iterations hold whatever the root). `hint` is a proven
+    /// lower bound on its pushes: the first iteration starts there.
+    pub fn restart(&mut self, player: u16, box_squares: &[u16], hint: u32) {
+        self.hint = hint;
+        assert_eq!(box_squares.len(), self.boxes.len());
+        self.forget_unfinished();
+        for &b in &self.boxes {
+            self.box_at[b as usize] = NONE;
+        }
+        self.hash = 0;
+        for (i, &b) in box_squares.iter().enumerate() {
+            self.box_at[b as usize] = i as u16;
+            self.hash ^= self.p.z_box[b as usize];
+        }
+        self.boxes.copy_from_slice(box_squares);
+        for (h, m) in self.sym_hash.iter_mut().zip(&self.p.symmetries) {
+            *h = box_squares.iter().fold(0u64, |h, &b| h ^ self.p.z_box[m[b as usize] as usize]);
+        }
+        self.player = player;
+        self.parity = Self::parity_of(&self.p, box_squares);
+        self.stack.clear();
+        self.children.clear();
+        self.started = false;
+        self.finished = false;
+        self.stats.nodes_iter = 0;
+    }
+
+    /// Drop the bounds learned in the iteration under way: they are proven only if it ends
+    /// without a solution. (The next iteration number marks them as proven otherwise.)
+    fn forget_unfinished(&mut self) {
+        if !self.stack.is_empty() || self.finished {
+            self.tt.abandon_iteration(self.stats.iteration as u16);
+        }
+    }
+
+    /// Search from the current root until solved, proved unsolvable, or about `budget`
+    /// nodes: returns a lower bound on the pushes needed and whether it is exact (`INF_F`
+    /// when unsolvable).
+    pub fn bound(&mut self, budget: u64) -> (u32, bool) {
+        let start = self.stats.nodes;
+        loop {
+            let used = self.stats.nodes - start;
+            if used >= budget {
+                let t = self.stats.threshold;
+                self.forget_unfinished();
+                self.stack.clear();
+                self.children.clear();
+                self.finished = true;
+                return (t, false);
+            }
+            match self.run((budget - used).min(4096)) {
+                Event::Budget | Event::IterationDone => {}
+                Event::Solved(path) => return (path.len() as u32, true),
+                Event::Unsolvable => return (INF_F, true),
+            }
         }
     }
 
     /// Statistics so far.
     pub fn stats(&self) -> Stats {
         Stats {
+            group_searches: self.groups.as_ref().map_or(0, |g| g.searches),
+            group_nodes: self.groups.as_ref().map_or(0, |g| g.nodes),
             corral_tests: self.corral_search.stats,
             fixed_checks: self.fixed.checks,
             fixed_deadlocks: self.fixed.deadlocks,
@@ -274,10 +424,9 @@ impl Engine {
     /// solution through a node has that parity, so any lower bound can be rounded up to it.
     #[inline]
     fn fit(&self, f: u32) -> u32 {
-        if f == INF_F {
-            f
-        } else {
-            f + ((f ^ self.parity) & 1)
+        match self.parity {
+            Some(parity) if f != INF_F => f + ((f ^ parity) & 1),
+            _ => f,
         }
     }
 
@@ -331,6 +480,10 @@ impl Engine {
         for (h, m) in self.sym_hash.iter_mut().zip(&self.p.symmetries) {
             *h ^= self.p.z_box[m[from as usize] as usize] ^ self.p.z_box[m[to as usize] as usize];
         }
+        if let Some(g) = &self.groups {
+            self.group_hash[g.of_box[box_id as usize] as usize] ^=
+                self.p.z_box[from as usize] ^ self.p.z_box[to as usize];
+        }
         (from, before)
     }
 
@@ -342,6 +495,10 @@ impl Engine {
         self.hash ^= self.p.z_box[from as usize] ^ self.p.z_box[to as usize];
         for (h, m) in self.sym_hash.iter_mut().zip(&self.p.symmetries) {
             *h ^= self.p.z_box[m[from as usize] as usize] ^ self.p.z_box[m[to as usize] as usize];
+        }
+        if let Some(g) = &self.groups {
+            self.group_hash[g.of_box[box_id as usize] as usize] ^=
+                self.p.z_box[from as usize] ^ self.p.z_box[to as usize];
         }
         self.player = player_before;
     }
@@ -548,18 +705,21 @@ impl Engine {
             self.assign.solve(&|i, j| cost(p, boxes, class, i, j));
         }
         let mut h = self.bound_total();
-        if h == INF_F {
-            self.finished = true;
-            return Some(Event::Unsolvable);
-        }
         if h == 0 {
             self.finished = true;
             return Some(Event::Solved(Vec::new()));
         }
+        if h != INF_F {
+            h = h.max(self.group_bound(0, NONE));
+        }
+        if h == INF_F {
+            self.finished = true;
+            return Some(Event::Unsolvable);
+        }
         let iter = self.stats.iteration as u16;
         let found = self.tt.find(self.bucket, key);
         if let Some(slot) = found {
-            let b = self.tt.get(slot).bound_for(iter);
+            let b = self.tt.bound_for(slot, iter);
             if b == DEAD {
                 self.finished = true;
                 return Some(Event::Unsolvable);
@@ -568,6 +728,7 @@ impl Engine {
         }
         if !self.started {
             self.started = true;
+            h = self.fit(h.max(self.hint));
             self.stats.threshold = h;
             self.stats.root_bound = h;
         }
@@ -594,7 +755,7 @@ impl Engine {
         let g16 = g.min(u16::MAX as u32) as u16;
         let slot = match found {
             Some(slot) => {
-                self.tt.get_mut(slot).enter(g16, iter);
+                self.tt.enter(slot, g16, iter);
                 slot
             }
             None => self.tt.insert(self.bucket, key, g16, h.min(DEAD as u32 - 1) as u16, iter),
@@ -663,7 +824,7 @@ impl Engine {
                 let found = self.tt.find(self.bucket, key);
                 if let Some(slot) = found {
                     let e = *self.tt.get(slot);
-                    let b = e.bound_for(iter);
+                    let b = self.tt.bound_for(slot, iter);
                     if b == DEAD {
                         self.unapply(c.box_id, from, before);
                         continue;
@@ -693,12 +854,18 @@ impl Engine {
                 self.snap_at(depth + 1);
                 self.update_bound(c.box_id as usize);
                 let hm = self.bound_total();
-                if hm == INF_F {
+                // The group bound only where the matching does not cut already.
+                let hg = if hm == INF_F || hm == 0 || g + hm.max(learned) > self.stats.threshold {
+                    0
+                } else {
+                    self.group_bound(depth + 1, c.box_id)
+                };
+                if hm == INF_F || hg == INF_F {
                     self.restore_at(depth + 1);
                     self.unapply(c.box_id, from, before);
                     continue;
                 }
-                let h = hm.max(learned);
+                let h = hm.max(learned).max(hg);
                 let f = g + h;
                 if f > self.stats.threshold {
                     self.cuts += 1;

@@ -47,16 +47,6 @@ impl Entry {
         self.g_flag &= !ON_PATH;
     }
 
-    /// The bound that may be used for cut-offs in iteration `iter`.
-    #[inline]
-    pub fn bound_for(&self, iter: u16) -> u16 {
-        if self.iter == iter {
-            self.h
-        } else {
-            self.h.max(self.h_new)
-        }
-    }
-
     /// The best bound known, valid once the entry's iteration has ended.
     #[inline]
     pub fn best(&self) -> u16 {
@@ -64,11 +54,14 @@ impl Entry {
     }
 
     /// Mark the entry as entered in iteration `iter` at `g` pushes (on the path), keeping
-    /// what it learned before.
+    /// what it learned before (unless its iteration was abandoned: see
+    /// [`Table::abandon_iteration`]).
     #[inline]
-    pub fn enter(&mut self, g: u16, iter: u16) {
+    fn enter(&mut self, g: u16, iter: u16, abandoned: bool) {
         if self.iter != iter {
-            self.h = self.h.max(self.h_new);
+            if !abandoned {
+                self.h = self.h.max(self.h_new);
+            }
             self.h_new = 0;
             self.iter = iter;
         }
@@ -84,6 +77,9 @@ pub struct Table {
     slots: Vec<Entry>,
     mask: usize,
     used: usize,
+    /// One bit per iteration number: set when the iteration was abandoned before it ended
+    /// (its `h_new` bounds are not proven).
+    abandoned: Vec<u64>,
 }
 
 impl Table {
@@ -94,13 +90,48 @@ impl Table {
         while cap * 2 <= want {
             cap *= 2;
         }
-        Table { slots: vec![Entry::default(); cap], mask: cap - 1, used: 0 }
+        Table {
+            slots: vec![Entry::default(); cap],
+            mask: cap - 1,
+            used: 0,
+            abandoned: vec![0; (u16::MAX as usize + 1) / 64],
+        }
     }
 
     /// Forget everything (used when the 16-bit iteration counter would wrap around).
     pub fn clear(&mut self) {
         self.slots.fill(Entry::default());
         self.used = 0;
+        self.abandoned.fill(0);
+    }
+
+    /// Iteration `iter` stopped before its end (a solution was found, or the search was
+    /// given up): the bounds it learned are not proven and must never be used.
+    pub fn abandon_iteration(&mut self, iter: u16) {
+        self.abandoned[iter as usize / 64] |= 1 << (iter % 64);
+    }
+
+    #[inline]
+    fn is_abandoned(&self, iter: u16) -> bool {
+        self.abandoned[iter as usize / 64] & (1 << (iter % 64)) != 0
+    }
+
+    /// The bound of the entry in `slot` that may be used for cut-offs in iteration `iter`.
+    #[inline]
+    pub fn bound_for(&self, slot: usize, iter: u16) -> u16 {
+        let e = &self.slots[slot];
+        if e.iter == iter || self.is_abandoned(e.iter) {
+            e.h
+        } else {
+            e.h.max(e.h_new)
+        }
+    }
+
+    /// Mark the entry in `slot` as entered in iteration `iter` at `g` pushes (on the path).
+    #[inline]
+    pub fn enter(&mut self, slot: usize, g: u16, iter: u16) {
+        let abandoned = self.is_abandoned(self.slots[slot].iter);
+        self.slots[slot].enter(g, iter, abandoned);
     }
 
     /// Number of slots.

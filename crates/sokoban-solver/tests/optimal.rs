@@ -8,7 +8,7 @@ use std::collections::{HashMap, VecDeque};
 use sokoban_core::format::parse_level;
 use sokoban_core::{Dir, Game, Grid, Level, Position, Tile};
 use sokoban_solver::problem::Problem;
-use sokoban_solver::search::Stats;
+use sokoban_solver::search::{Engine, Stats, INF_F};
 use sokoban_solver::{solve, Options, Solver, Status, StdClock, Step};
 
 /// Fewest pushes by BFS over (sorted boxes, normalized player square); `None` if unsolvable.
@@ -218,6 +218,7 @@ struct Totals {
     corral_deadlocks: u64,
     fixed_checks: u64,
     fixed_deadlocks: u64,
+    group_searches: u64,
 }
 
 impl Totals {
@@ -225,6 +226,7 @@ impl Totals {
         self.corral_deadlocks += st.corral_tests.deadlocks;
         self.fixed_checks += st.fixed_checks;
         self.fixed_deadlocks += st.fixed_deadlocks;
+        self.group_searches += st.group_searches;
     }
 }
 
@@ -321,7 +323,7 @@ fn random_pulled_levels_match_brute_force() {
     }
     eprintln!("{totals:?}");
     // The rules under test must have acted.
-    assert!(totals.corral_deadlocks > 0, "{totals:?}");
+    assert!(totals.corral_deadlocks > 0 && totals.group_searches > 0, "{totals:?}");
     assert!(
         totals.fixed_deadlocks > 0 && totals.fixed_checks > totals.fixed_deadlocks,
         "{totals:?}"
@@ -463,4 +465,63 @@ fn limits_and_cancellation_stop_the_search() {
         sokoban_solver::Step::Done(r) => assert_eq!(r.status, Status::Cancelled),
         other => panic!("expected the cancelled report, got {other:?}"),
     }
+}
+
+/// The engine with fewer boxes than goals (the searches of the group bound), restarted
+/// from one position after another on the same table, some searches cut short by a small
+/// node budget, some started from a proven lower bound: every finished search's push count
+/// equals the brute-force optimum, and a cut-short one never claims more than it.
+#[test]
+fn subproblem_engine_matches_brute_force() {
+    let mut rng = XorShift(0x5AB9_0B1E_0000_0144);
+    let (mut levels, mut checked, mut cut_short) = (0, 0, 0);
+    while levels < 60 {
+        let Some(level) = random_pulled_level(&mut rng) else { continue };
+        let boxes = level.start.box_squares();
+        if boxes.len() < 2 {
+            continue;
+        }
+        levels += 1;
+        let p = Problem::new(&level.board);
+        let k = 1 + rng.below(boxes.len() - 1);
+        let subset = |rng: &mut XorShift| {
+            let mut b = boxes.clone();
+            while b.len() > k {
+                b.swap_remove(rng.below(b.len()));
+            }
+            b
+        };
+        let first: Vec<u16> = subset(&mut rng).iter().map(|&b| p.compact[b]).collect();
+        let player = p.compact[level.start.player];
+        let mut e = Engine::new(p.clone(), player, &first, 1 << 16);
+        for _ in 0..4 {
+            let kept = subset(&mut rng);
+            let mut sub = level.clone();
+            sub.start = Position::from_squares(level.board.len(), level.start.player, &kept);
+            let want = brute_force(&sub).map_or(INF_F, |c| c as u32);
+            let kept_c: Vec<u16> = kept.iter().map(|&b| p.compact[b]).collect();
+            if rng.below(2) == 0 {
+                // A search cut short: its bound is a lower bound, and what it learned must
+                // not mislead the next search.
+                e.restart(player, &kept_c, 0);
+                let (c, exact) = e.bound(1 + rng.below(6) as u64);
+                assert!(c <= want, "cut-short bound {c} above the optimum {want}");
+                if !exact {
+                    cut_short += 1;
+                }
+            }
+            let hint = if want != INF_F && rng.below(2) == 0 { want.saturating_sub(1) } else { 0 };
+            e.restart(player, &kept_c, hint);
+            let (c, exact) = e.bound(u64::MAX);
+            assert!(exact);
+            assert_eq!(
+                c,
+                want,
+                "subproblem of {k} boxes, hint {hint}:\n{}",
+                sokoban_core::format::to_xsb(&sub)
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 200 && cut_short >= 20, "checked {checked}, cut short {cut_short}");
 }

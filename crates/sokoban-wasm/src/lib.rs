@@ -533,9 +533,13 @@ impl SolverTask {
             table_mib: opts.table_mib.map_or(DEFAULT_TABLE_MIB, |x| x.max(1.0) as usize),
             ..Options::default()
         };
-        let solver = sokoban_solver::Solver::new(&level, &pos, options)
+        let clock = JsClock::new();
+        let t0 = clock.now_ms();
+        let mut solver = sokoban_solver::Solver::new(&level, &pos, options)
             .map_err(|e| js_error(e.to_string()))?;
-        Ok(SolverTask { solver, clock: JsClock::new() })
+        // The setup counts towards the elapsed time and the time limit.
+        solver.count_from(t0);
+        Ok(SolverTask { solver, clock })
     }
 
     /// Search for about `slice_ms` milliseconds. Returns a message object with `type`
