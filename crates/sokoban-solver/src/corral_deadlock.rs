@@ -19,7 +19,7 @@ use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::deadlock::freeze_deadlock;
-use crate::problem::{Problem, INF_DIST, NONE};
+use crate::problem::{AreaFlood, Problem, INF_DIST, NONE};
 
 /// Positions the reduced search may expand before it gives up (not proven). Measured on
 /// Microban 93, 139 and 153: 100 finds nearly every deadlock 2000 does, at a fraction of
@@ -66,9 +66,7 @@ pub struct CorralSearch {
     /// Fewest pushes from each square to the nearest goal (`u32` sum-friendly).
     nearest: Vec<u32>,
     box_on: Vec<bool>,
-    reach: Vec<u32>,
-    stamp: u32,
-    queue: Vec<u16>,
+    area: AreaFlood,
     walls: Vec<u16>,
     /// Stored positions: `k` box squares then the player square, per position.
     arena: Vec<u16>,
@@ -92,9 +90,7 @@ impl CorralSearch {
         CorralSearch {
             nearest,
             box_on: vec![false; n],
-            reach: vec![0; n],
-            stamp: 0,
-            queue: Vec::with_capacity(n),
+            area: AreaFlood::new(n),
             walls: Vec::new(),
             arena: Vec::new(),
             heap: BinaryHeap::new(),
@@ -103,33 +99,6 @@ impl CorralSearch {
             boxes: Vec::new(),
             stats: CorralStats::default(),
         }
-    }
-
-    /// Flood the player's area from `from` over `box_on`; returns the smallest square.
-    fn flood(&mut self, p: &Problem, from: u16) -> u16 {
-        if self.stamp == u32::MAX {
-            self.reach.fill(0);
-            self.stamp = 0;
-        }
-        self.stamp += 1;
-        let stamp = self.stamp;
-        self.queue.clear();
-        self.queue.push(from);
-        self.reach[from as usize] = stamp;
-        let mut min = from;
-        let mut head = 0;
-        while head < self.queue.len() {
-            let s = self.queue[head];
-            head += 1;
-            for &t in &p.nbr[s as usize] {
-                if t != NONE && !self.box_on[t as usize] && self.reach[t as usize] != stamp {
-                    self.reach[t as usize] = stamp;
-                    self.queue.push(t);
-                    min = min.min(t);
-                }
-            }
-        }
-        min
     }
 
     /// True when the boxes on `barrier` alone, with the player on `player`, can never all
@@ -194,7 +163,7 @@ impl CorralSearch {
             for &b in boxes.iter() {
                 self.box_on[b as usize] = true;
             }
-            let norm = self.flood(p, pl);
+            let norm = self.area.flood(p, &self.box_on, pl);
             let hash = boxes.iter().fold(0u64, |h, &b| h ^ p.z_box[b as usize]);
             if !self.seen.insert(hash ^ p.z_player[norm as usize]) {
                 for &b in boxes.iter() {
@@ -202,7 +171,7 @@ impl CorralSearch {
                 }
                 continue;
             }
-            if self.reach[inside as usize] == self.stamp {
+            if self.area.reached(inside) {
                 for &b in boxes.iter() {
                     self.box_on[b as usize] = false;
                 }
@@ -227,7 +196,7 @@ impl CorralSearch {
                         || behind == NONE
                         || self.box_on[to as usize]
                         || p.dead[to as usize]
-                        || self.reach[behind as usize] != self.stamp
+                        || !self.area.reached(behind)
                     {
                         continue;
                     }

@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::assign::{Assignment, INF_COST};
-use crate::problem::{Problem, INF_DIST, NONE};
+use crate::problem::{AreaFlood, Problem, INF_DIST, NONE};
 use crate::search::{Engine, INF_F};
 
 /// Nodes one group's search may spend on one arrangement of its boxes.
@@ -54,9 +54,7 @@ pub struct Groups {
     // Scratch.
     squares: Vec<u16>,
     on: Vec<bool>,
-    seen: Vec<u32>,
-    stamp: u32,
-    queue: Vec<u16>,
+    area: AreaFlood,
     /// Group searches run (cache misses) and the nodes they took.
     pub searches: u64,
     pub nodes: u64,
@@ -220,9 +218,7 @@ impl Groups {
             cache: HashMap::new(),
             squares: Vec::new(),
             on: vec![false; n],
-            seen: vec![0; n],
-            stamp: 0,
-            queue: Vec::with_capacity(n),
+            area: AreaFlood::new(n),
             searches: 0,
             nodes: 0,
         })
@@ -261,7 +257,13 @@ impl Groups {
         if self.squares.iter().all(|&b| p.is_goal[b as usize]) {
             return 0;
         }
-        let norm = self.flood(p, player);
+        for &b in &self.squares {
+            self.on[b as usize] = true;
+        }
+        let norm = self.area.flood(p, &self.on, player);
+        for &b in &self.squares {
+            self.on[b as usize] = false;
+        }
         let key = hash ^ self.salt[g] ^ p.z_player[norm as usize];
         if let Some(&c) = self.cache.get(&key) {
             return c;
@@ -277,35 +279,6 @@ impl Groups {
         }
         self.cache.insert(key, c);
         c
-    }
-
-    /// The smallest square of the player's area with only `self.squares` as boxes.
-    fn flood(&mut self, p: &Problem, player: u16) -> u16 {
-        for &b in &self.squares {
-            self.on[b as usize] = true;
-        }
-        self.stamp += 1;
-        let stamp = self.stamp;
-        self.queue.clear();
-        self.queue.push(player);
-        self.seen[player as usize] = stamp;
-        let mut min = player;
-        let mut head = 0;
-        while head < self.queue.len() {
-            let s = self.queue[head];
-            head += 1;
-            for &t in &p.nbr[s as usize] {
-                if t != NONE && !self.on[t as usize] && self.seen[t as usize] != stamp {
-                    self.seen[t as usize] = stamp;
-                    self.queue.push(t);
-                    min = min.min(t);
-                }
-            }
-        }
-        for &b in &self.squares {
-            self.on[b as usize] = false;
-        }
-        min
     }
 }
 

@@ -325,3 +325,51 @@ impl Problem {
         (dist, dist_class)
     }
 }
+
+/// Scratch for flooding the player's area on a board where some squares are blocked (by
+/// boxes): no allocation per flood.
+pub struct AreaFlood {
+    seen: Vec<u32>,
+    stamp: u32,
+    queue: Vec<u16>,
+}
+
+impl AreaFlood {
+    /// Scratch for a problem with `n` squares.
+    pub fn new(n: usize) -> AreaFlood {
+        AreaFlood { seen: vec![0; n], stamp: 0, queue: Vec::with_capacity(n) }
+    }
+
+    /// Flood from `from` over the squares not `blocked`; returns the area's smallest square.
+    pub fn flood(&mut self, p: &Problem, blocked: &[bool], from: u16) -> u16 {
+        if self.stamp == u32::MAX {
+            self.seen.fill(0);
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        let stamp = self.stamp;
+        self.queue.clear();
+        self.queue.push(from);
+        self.seen[from as usize] = stamp;
+        let mut min = from;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let s = self.queue[head];
+            head += 1;
+            for &t in &p.nbr[s as usize] {
+                if t != NONE && !blocked[t as usize] && self.seen[t as usize] != stamp {
+                    self.seen[t as usize] = stamp;
+                    self.queue.push(t);
+                    min = min.min(t);
+                }
+            }
+        }
+        min
+    }
+
+    /// True when `s` is in the area of the last flood.
+    #[inline]
+    pub fn reached(&self, s: u16) -> bool {
+        self.seen[s as usize] == self.stamp
+    }
+}
