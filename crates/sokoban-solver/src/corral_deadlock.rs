@@ -16,10 +16,9 @@
 //! the reduced position.
 
 use std::collections::{BinaryHeap, HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::deadlock::freeze_deadlock;
-use crate::problem::{AreaFlood, Problem, INF_DIST, NONE};
+use crate::problem::{AreaFlood, Keyed, Problem, INF_DIST, NONE};
 
 /// Positions the reduced search may expand before it gives up (not proven). Measured on
 /// Microban 93, 139 and 153: 100 finds nearly every deadlock 2000 does, at a fraction of
@@ -27,26 +26,6 @@ use crate::problem::{AreaFlood, Problem, INF_DIST, NONE};
 const NODE_LIMIT: usize = 100;
 /// Cached verdicts kept before the cache is cleared.
 const CACHE_LIMIT: usize = 1 << 20;
-
-/// The keys are Zobrist hashes already: use them as they are.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-    fn write_u64(&mut self, k: u64) {
-        self.0 = k;
-    }
-}
-
-type Keyed = BuildHasherDefault<KeyHasher>;
 
 /// Counters of corral deadlock detection.
 #[derive(Clone, Copy, Debug, Default)]

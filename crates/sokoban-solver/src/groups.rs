@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::assign::{Assignment, INF_COST};
-use crate::problem::{AreaFlood, Problem, INF_DIST, NONE};
+use crate::problem::{AreaFlood, Keyed, Problem, INF_DIST, NONE};
 use crate::search::{Engine, INF_F};
 
 /// Nodes one group's search may spend on one arrangement of its boxes.
@@ -50,7 +50,11 @@ pub struct Groups {
     engines: Vec<Engine>,
     /// Per group, a salt for the cache key.
     salt: Vec<u64>,
-    cache: HashMap<u64, u32>,
+    /// Cost by the group's boxes and the player's area on the group's board.
+    cache: HashMap<u64, u32, Keyed>,
+    /// The same by the group's boxes and the player's area on the full board (that area
+    /// lies in one area of the group's board): found without flooding the group's board.
+    quick: HashMap<u64, u32, Keyed>,
     // Scratch.
     squares: Vec<u16>,
     on: Vec<bool>,
@@ -215,7 +219,8 @@ impl Groups {
             members,
             engines,
             salt,
-            cache: HashMap::new(),
+            cache: HashMap::default(),
+            quick: HashMap::default(),
             squares: Vec::new(),
             on: vec![false; n],
             area: AreaFlood::new(n),
@@ -235,10 +240,10 @@ impl Groups {
     }
 
     /// Group `g`'s cost for the boxes on `boxes` (by box index) with the player on
-    /// `player`: the fewest pushes that bring them alone onto goals (or a proven lower bound
-    /// when its search runs out of budget). `hash` is the Zobrist hash of the group's box
-    /// squares and `hint` a proven lower bound on the cost. `INF_F` when the group cannot
-    /// be solved.
+    /// `player` (`norm`: the smallest square of its area on the full board): the fewest
+    /// pushes that bring them alone onto goals (or a proven lower bound when its search runs
+    /// out of budget). `hash` is the Zobrist hash of the group's box squares and `hint` a
+    /// proven lower bound on the cost. `INF_F` when the group cannot be solved.
     ///
     /// The cost depends on the player's area on the board with only the group's boxes; the
     /// player stays in that area while other groups' boxes are pushed (they are not on
@@ -249,9 +254,13 @@ impl Groups {
         g: usize,
         boxes: &[u16],
         hash: u64,
-        player: u16,
+        (player, norm): (u16, u16),
         hint: u32,
     ) -> u32 {
+        let quick_key = hash ^ self.salt[g] ^ p.z_player[norm as usize].rotate_left(23);
+        if let Some(&c) = self.quick.get(&quick_key) {
+            return c;
+        }
         self.squares.clear();
         self.squares.extend(self.members[g].iter().map(|&i| boxes[i as usize]));
         if self.squares.iter().all(|&b| p.is_goal[b as usize]) {
@@ -260,12 +269,16 @@ impl Groups {
         for &b in &self.squares {
             self.on[b as usize] = true;
         }
-        let norm = self.area.flood(p, &self.on, player);
+        let area = self.area.flood(p, &self.on, player);
         for &b in &self.squares {
             self.on[b as usize] = false;
         }
-        let key = hash ^ self.salt[g] ^ p.z_player[norm as usize];
+        if self.quick.len() >= CACHE_LIMIT {
+            self.quick.clear();
+        }
+        let key = hash ^ self.salt[g] ^ p.z_player[area as usize];
         if let Some(&c) = self.cache.get(&key) {
+            self.quick.insert(quick_key, c);
             return c;
         }
         let e = &mut self.engines[g];
@@ -278,6 +291,7 @@ impl Groups {
             self.cache.clear();
         }
         self.cache.insert(key, c);
+        self.quick.insert(quick_key, c);
         c
     }
 }

@@ -2,6 +2,8 @@
 //! tables, goals, push distances that respect where the player must stand, dead squares
 //! and Zobrist keys.
 
+use std::hash::{BuildHasherDefault, Hasher};
+
 use sokoban_core::{Board, Dir, Square};
 
 /// "No square" in compact tables.
@@ -373,3 +375,24 @@ impl AreaFlood {
         self.seen[s as usize] == self.stamp
     }
 }
+
+/// Hashing for maps keyed by Zobrist hashes: the keys are random already, use them as they
+/// are.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, k: u64) {
+        self.0 = k;
+    }
+}
+
+pub type Keyed = BuildHasherDefault<KeyHasher>;

@@ -273,7 +273,14 @@ impl Engine {
         let here = depth * ng;
         if moved == NONE {
             for g in 0..ng {
-                let c = groups.cost(&self.p, g, &self.boxes, self.group_hash[g], self.player, 0);
+                let c = groups.cost(
+                    &self.p,
+                    g,
+                    &self.boxes,
+                    self.group_hash[g],
+                    (self.player, self.norm),
+                    0,
+                );
                 self.group_cost[here + g] = c;
             }
         } else {
@@ -281,7 +288,14 @@ impl Engine {
             self.group_cost.copy_within(parent..here, here);
             let g = groups.of_box[moved as usize] as usize;
             let hint = self.group_cost[parent + g].saturating_sub(1);
-            let c = groups.cost(&self.p, g, &self.boxes, self.group_hash[g], self.player, hint);
+            let c = groups.cost(
+                &self.p,
+                g,
+                &self.boxes,
+                self.group_hash[g],
+                (self.player, self.norm),
+                hint,
+            );
             self.group_cost[here + g] = c;
         }
         let mut total = 0u32;
