@@ -69,6 +69,26 @@ impl Entry {
     }
 }
 
+/// `n` empty entries in memory obtained already zeroed, which the system hands out without
+/// touching it (pages are zeroed when first used): a 1 GiB table costs nothing up front,
+/// where filling it entry by entry takes most of a second.
+fn zeroed_entries(n: usize) -> Vec<Entry> {
+    if n == 0 || std::mem::size_of::<Entry>() == 0 {
+        return Vec::new();
+    }
+    let layout = std::alloc::Layout::array::<Entry>(n).expect("table size overflows");
+    // SAFETY: `layout` has a non-zero size; the memory is allocated by the global allocator
+    // with `Entry`'s layout for exactly `n` entries, and all-zero bytes are a valid `Entry`
+    // (plain integers, `repr(C)`) equal to `Entry::default()`.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout) as *mut Entry;
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Vec::from_raw_parts(ptr, n, n)
+    }
+}
+
 /// Slots per bucket (linear probing within a bucket).
 const WAYS: usize = 4;
 
@@ -91,7 +111,7 @@ impl Table {
             cap *= 2;
         }
         Table {
-            slots: vec![Entry::default(); cap],
+            slots: zeroed_entries(cap),
             mask: cap - 1,
             used: 0,
             abandoned: vec![0; (u16::MAX as usize + 1) / 64],
