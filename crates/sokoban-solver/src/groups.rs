@@ -21,7 +21,8 @@
 //! other (Microban 144). They are formed at the start: first from the boxes' shortest push
 //! paths to their goals in the matching (boxes whose paths come within one square of each
 //! other go together), then by merging two groups when solving them together takes more
-//! pushes than apart, up to eight boxes a group. With a single group the bound is off.
+//! pushes than apart, up to eight boxes a group. With a single group, or when the groups'
+//! costs at the start add up to no more than the matching there, the bound is off.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -82,7 +83,8 @@ impl Groups {
         };
         let mut a = Assignment::new(nb);
         a.solve(&cost);
-        if a.total(&cost) >= INF_COST {
+        let matching = a.total(&cost);
+        if matching >= INF_COST {
             return None;
         }
         let mut goal_of = vec![0u16; nb];
@@ -201,7 +203,10 @@ impl Groups {
                 of_box[i as usize] = g as u8;
             }
         }
-        if members.len() < 2 || members.len() > u8::MAX as usize {
+        // Only where the groups see more than the matching at the start: elsewhere they
+        // seldom pay for their searches.
+        let total: u64 = cost.iter().map(|&c| c as u64).sum();
+        if members.len() < 2 || members.len() > u8::MAX as usize || total <= matching as u64 {
             return None;
         }
         let engines = members
