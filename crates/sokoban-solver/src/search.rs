@@ -13,6 +13,9 @@ use crate::problem::{Problem, INF_DIST, NONE};
 use crate::tt::{Table, DEAD};
 use std::sync::Arc;
 
+/// The bits of a table key taken from its bucket hash (see [`Engine::key`]).
+const LOW_KEY: u64 = 0xFFFF_FFFF;
+
 /// f-value meaning "no solution below this node".
 pub const INF_F: u32 = u32::MAX;
 
@@ -463,7 +466,9 @@ impl Engine {
                 key = key_k;
             }
         }
-        key
+        // The low half of the key is the bucket's: the table can move entries to a larger
+        // table by their keys alone.
+        (key & !LOW_KEY) | (self.bucket & LOW_KEY)
     }
 
     /// The smallest box hash over the position's symmetric images (its table bucket).
@@ -767,6 +772,11 @@ impl Engine {
         player_before: u16,
     ) {
         let g16 = g.min(u16::MAX as u32) as u16;
+        let mut found = found;
+        if found.is_none() && self.tt.crowded() {
+            self.grow_table();
+            found = self.tt.find(self.bucket, key);
+        }
         let slot = match found {
             Some(slot) => {
                 self.tt.enter(slot, g16, iter);
@@ -788,6 +798,15 @@ impl Engine {
             player_before,
             dir: push.dir,
         });
+    }
+
+    /// Grow the table and find the slots of the positions on the path again.
+    fn grow_table(&mut self) {
+        self.tt.grow();
+        for fr in &mut self.stack {
+            // A slot that cannot be found leaves `holds` false: its lesson is dropped.
+            fr.tt_slot = self.tt.slot_of(fr.key).map_or(u32::MAX, |s| s as u32);
+        }
     }
 
     /// Search for up to `budget` nodes.

@@ -14,7 +14,7 @@ pub const DEAD: u16 = u16::MAX;
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C)]
 pub struct Entry {
-    /// Full key; 0 marks an empty slot (a real key of 0 is remapped to 1).
+    /// Full key; 0 marks an empty slot (a real key of 0 is remapped to 1 << 32).
     pub key: u64,
     /// Pushes from the root when last entered; the top bit marks "on the current path".
     g_flag: u16,
@@ -91,12 +91,16 @@ fn zeroed_entries(n: usize) -> Vec<Entry> {
 
 /// Slots per bucket (linear probing within a bucket).
 const WAYS: usize = 4;
+/// Slots a table starts with (1 MiB); it grows fourfold when half full, up to its size.
+const INITIAL_SLOTS: usize = 1 << 16;
 
 /// The table.
 pub struct Table {
     slots: Vec<Entry>,
     mask: usize,
     used: usize,
+    /// Slots the table may grow to.
+    max_slots: usize,
     /// One bit per iteration number: set when the iteration was abandoned before it ended
     /// (its `h_new` bounds are not proven).
     abandoned: Vec<u64>,
@@ -106,14 +110,16 @@ impl Table {
     /// A table using at most `bytes` of memory (at least one bucket).
     pub fn with_bytes(bytes: usize) -> Table {
         let want = (bytes / std::mem::size_of::<Entry>()).max(WAYS);
-        let mut cap = WAYS;
-        while cap * 2 <= want {
-            cap *= 2;
+        let mut max_slots = WAYS;
+        while max_slots * 2 <= want {
+            max_slots *= 2;
         }
+        let cap = max_slots.min(INITIAL_SLOTS);
         Table {
             slots: zeroed_entries(cap),
             mask: cap - 1,
             used: 0,
+            max_slots,
             abandoned: vec![0; (u16::MAX as usize + 1) / 64],
         }
     }
@@ -154,6 +160,38 @@ impl Table {
         self.slots[slot].enter(g, iter, abandoned);
     }
 
+    /// True when the table is more than half full and may still grow.
+    #[inline]
+    pub fn crowded(&self) -> bool {
+        self.used * 2 > self.slots.len() && self.slots.len() < self.max_slots
+    }
+
+    /// Grow the table fourfold (within its size), moving every entry by its key, whose low
+    /// half is its bucket hash. Slot indices change: find them again with
+    /// [`Table::slot_of`]. Entries on the current path move first, so that a full bucket
+    /// (rare at a quarter of the fill) drops other entries rather than those.
+    pub fn grow(&mut self) {
+        let new_cap = (self.slots.len() * 4).min(self.max_slots);
+        let old = std::mem::replace(&mut self.slots, zeroed_entries(new_cap));
+        self.mask = new_cap - 1;
+        self.used = 0;
+        for on_path in [true, false] {
+            for e in old.iter().filter(|e| e.key != 0 && e.on_path() == on_path) {
+                let base = self.base(e.key);
+                if let Some(i) = (base..base + WAYS).find(|&i| self.slots[i].key == 0) {
+                    self.slots[i] = *e;
+                    self.used += 1;
+                }
+            }
+        }
+    }
+
+    /// The slot holding `key` (as stored: see [`Table::holds`]), found by the key alone.
+    pub fn slot_of(&self, key: u64) -> Option<usize> {
+        let key = Self::fix(key);
+        self.find(key, key)
+    }
+
     /// Number of slots.
     pub fn capacity(&self) -> usize {
         self.slots.len()
@@ -167,7 +205,7 @@ impl Table {
     #[inline]
     fn fix(key: u64) -> u64 {
         if key == 0 {
-            1
+            1 << 32 // keeps the low half, the bucket's
         } else {
             key
         }
@@ -175,7 +213,8 @@ impl Table {
 
     /// The first slot of the bucket for a bucket hash. Positions with the same boxes share a
     /// bucket (the hash of the boxes picks it), so it can be fetched before the player's
-    /// area is known.
+    /// area is known. Keys carry the low half of their bucket hash (see `Engine::key`), so
+    /// `base(key)` is the same slot.
     #[inline]
     fn base(&self, bucket: u64) -> usize {
         (bucket as usize) & self.mask & !(WAYS - 1)
@@ -217,10 +256,10 @@ impl Table {
         &mut self.slots[slot]
     }
 
-    /// True when `slot` still holds `key`.
+    /// True when `slot` still holds `key` (false for a slot past the end).
     #[inline]
     pub fn holds(&self, slot: usize, key: u64) -> bool {
-        self.slots[slot].key == Self::fix(key)
+        self.slots.get(slot).is_some_and(|e| e.key == Self::fix(key))
     }
 
     /// Insert a new key entered at `g` in iteration `iter` with bound `h` (marked as on the
