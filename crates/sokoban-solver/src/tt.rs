@@ -293,3 +293,52 @@ impl Table {
         best
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Keys as the engine makes them: the low half is the bucket hash's.
+    fn key_of(bucket: u64, salt: u64) -> u64 {
+        let k = bucket ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (k & !0xFFFF_FFFF) | (bucket & 0xFFFF_FFFF)
+    }
+
+    #[test]
+    fn growing_keeps_entries_findable_and_their_bounds() {
+        let mut t = Table::with_bytes(64 << 20);
+        assert_eq!(t.capacity(), INITIAL_SLOTS);
+        let mut x = 0x1234_5678_9ABC_DEF0u64;
+        let mut kept = Vec::new();
+        let mut grew = 0;
+        for i in 0..200_000u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let (bucket, key) = (x, key_of(x, i));
+            if t.crowded() {
+                let on_path: Vec<u64> = kept.iter().rev().take(50).map(|&(_, k, _)| k).collect();
+                t.grow();
+                grew += 1;
+                // Recently inserted entries are on the path: all must be found again.
+                for k in on_path {
+                    assert!(t.slot_of(k).is_some(), "an entry on the path was lost");
+                }
+            }
+            let slot = t.insert(bucket, key, (i % 1000) as u16, (i % 500) as u16, 1);
+            kept.push((bucket, key, (i % 500) as u16));
+            assert!(t.holds(slot, key));
+        }
+        assert_eq!(grew, 2, "64K -> 256K -> 1M slots");
+        // Every entry still there is found through its bucket and by its key, with its bound.
+        let found = kept.iter().filter(|&&(b, k, _)| t.find(b, k).is_some()).count();
+        assert!(found * 10 >= kept.len() * 9, "found {found} of {}", kept.len());
+        for &(b, k, h) in &kept {
+            if let Some(s) = t.find(b, k) {
+                assert_eq!(t.slot_of(k), Some(s));
+                assert_eq!(t.get(s).h, h);
+            }
+        }
+        assert!(!t.holds(usize::MAX, kept[0].1));
+    }
+}

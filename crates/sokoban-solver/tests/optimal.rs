@@ -248,24 +248,42 @@ fn random_corridor_levels_match_brute_force() {
 /// the player walks and pulls them away at random (a pull is a push played backwards).
 /// Crowded rooms give corrals that close for good and boxes frozen on goals that wall off
 /// other goals, where the corral deadlock search and the frozen-goal check prune.
-fn random_pulled_level(rng: &mut XorShift) -> Option<Level> {
-    let (w, h) = (7 + rng.below(3), 7 + rng.below(3));
+fn random_pulled_level(rng: &mut XorShift, two_rooms: bool) -> Option<Level> {
+    let (w, h) = if two_rooms {
+        (11 + rng.below(3), 6 + rng.below(2))
+    } else {
+        (7 + rng.below(3), 7 + rng.below(3))
+    };
+    // Two rooms: a wall down the middle with one door, two goals on each side.
+    let (mid, door) = if two_rooms { (w / 2, 1 + rng.below(h - 2)) } else { (0, 0) };
+    let wall_pct = if two_rooms { 10 } else { 20 };
     let mut floor = vec![vec![false; w]; h];
     let mut free = Vec::new();
     for (r, row) in floor.iter_mut().enumerate().take(h - 1).skip(1) {
         for (c, f) in row.iter_mut().enumerate().take(w - 1).skip(1) {
-            if rng.below(100) >= 20 {
+            let open = if two_rooms && c == mid { r == door } else { rng.below(100) >= wall_pct };
+            if open {
                 *f = true;
                 free.push((r, c));
             }
         }
     }
-    let nboxes = 3 + rng.below(4);
+    let nboxes = if two_rooms { 4 } else { 3 + rng.below(4) };
     if free.len() < nboxes + 4 {
         return None;
     }
-    let goals: Vec<(usize, usize)> =
-        (0..nboxes).map(|_| free.swap_remove(rng.below(free.len()))).collect();
+    let goals: Vec<(usize, usize)> = if two_rooms {
+        let mut side = |left: bool, rng: &mut XorShift| {
+            let cands: Vec<usize> = (0..free.len())
+                .filter(|&i| (free[i].1 < mid) == left && free[i].1 != mid)
+                .collect();
+            let i = cands[rng.below(cands.len())];
+            free.swap_remove(i)
+        };
+        vec![side(true, rng), side(true, rng), side(false, rng), side(false, rng)]
+    } else {
+        (0..nboxes).map(|_| free.swap_remove(rng.below(free.len()))).collect()
+    };
     let mut boxes = goals.clone();
     let mut player = free[rng.below(free.len())];
     let open =
@@ -307,12 +325,28 @@ fn random_pulled_level(rng: &mut XorShift) -> Option<Level> {
     Grid { rows, title: None, lines: vec![None; n] }.validate().ok()
 }
 
+/// Two rooms with two boxes each, joined by one door: where the group bound acts.
+#[test]
+fn random_two_room_levels_match_brute_force() {
+    let mut rng = XorShift(0x7700_4003_5000_0144);
+    let (mut tried, mut totals) = (0, Totals::default());
+    while tried < 100 {
+        let Some(level) = random_pulled_level(&mut rng, true) else { continue };
+        tried += 1;
+        assert!(brute_force(&level).is_some(), "pulled levels are solvable");
+        let text = sokoban_core::format::to_xsb(&level);
+        totals.add(&check(&level, &format!("two-room level {tried}:\n{text}")));
+    }
+    eprintln!("{totals:?}");
+    assert!(totals.group_searches > 0, "{totals:?}");
+}
+
 #[test]
 fn random_pulled_levels_match_brute_force() {
     let mut rng = XorShift(0x00C0_47D3_D10C_4ED5);
     let (mut tried, mut totals) = (0, Totals::default());
     while tried < 200 {
-        let Some(level) = random_pulled_level(&mut rng) else { continue };
+        let Some(level) = random_pulled_level(&mut rng, false) else { continue };
         tried += 1;
         assert!(brute_force(&level).is_some(), "pulled levels are solvable");
         let st = check(
@@ -476,7 +510,7 @@ fn subproblem_engine_matches_brute_force() {
     let mut rng = XorShift(0x5AB9_0B1E_0000_0144);
     let (mut levels, mut checked, mut cut_short) = (0, 0, 0);
     while levels < 60 {
-        let Some(level) = random_pulled_level(&mut rng) else { continue };
+        let Some(level) = random_pulled_level(&mut rng, false) else { continue };
         let boxes = level.start.box_squares();
         if boxes.len() < 2 {
             continue;
