@@ -325,37 +325,32 @@ fn random_pulled_level(rng: &mut XorShift, two_rooms: bool) -> Option<Level> {
     Grid { rows, title: None, lines: vec![None; n] }.validate().ok()
 }
 
-/// Two rooms with two boxes each, joined by one door: where the group bound acts.
-#[test]
-fn random_two_room_levels_match_brute_force() {
-    let mut rng = XorShift(0x7700_4003_5000_0144);
+/// `count` pulled levels (see [`random_pulled_level`]) checked against the brute force;
+/// the sum of the engine's counters.
+fn pulled_levels(seed: u64, two_rooms: bool, count: usize) -> Totals {
+    let mut rng = XorShift(seed);
     let (mut tried, mut totals) = (0, Totals::default());
-    while tried < 100 {
-        let Some(level) = random_pulled_level(&mut rng, true) else { continue };
+    while tried < count {
+        let Some(level) = random_pulled_level(&mut rng, two_rooms) else { continue };
         tried += 1;
         assert!(brute_force(&level).is_some(), "pulled levels are solvable");
         let text = sokoban_core::format::to_xsb(&level);
-        totals.add(&check(&level, &format!("two-room level {tried}:\n{text}")));
+        totals.add(&check(&level, &format!("pulled level {tried}:\n{text}")));
     }
     eprintln!("{totals:?}");
+    totals
+}
+
+/// Two rooms with two boxes each, joined by one door: where the group bound acts.
+#[test]
+fn random_two_room_levels_match_brute_force() {
+    let totals = pulled_levels(0x7700_4003_5000_0144, true, 100);
     assert!(totals.group_searches > 0, "{totals:?}");
 }
 
 #[test]
 fn random_pulled_levels_match_brute_force() {
-    let mut rng = XorShift(0x00C0_47D3_D10C_4ED5);
-    let (mut tried, mut totals) = (0, Totals::default());
-    while tried < 200 {
-        let Some(level) = random_pulled_level(&mut rng, false) else { continue };
-        tried += 1;
-        assert!(brute_force(&level).is_some(), "pulled levels are solvable");
-        let st = check(
-            &level,
-            &format!("pulled level {tried}:\n{}", sokoban_core::format::to_xsb(&level)),
-        );
-        totals.add(&st);
-    }
-    eprintln!("{totals:?}");
+    let totals = pulled_levels(0x00C0_47D3_D10C_4ED5, false, 200);
     // The rules under test must have acted.
     assert!(totals.corral_deadlocks > 0 && totals.group_searches > 0, "{totals:?}");
     assert!(
