@@ -105,7 +105,7 @@ pub struct Progress {
     pub nodes_per_second: f64,
     /// Occupied transposition table slots.
     pub table_used: usize,
-    /// Transposition table slots.
+    /// Transposition table slots (the memory budget: the table grows up to it).
     pub table_capacity: usize,
     /// True when this report marks the end of an iteration: then `iteration` and
     /// `nodes_iteration` describe the iteration that just ended, and `threshold` is

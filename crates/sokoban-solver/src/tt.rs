@@ -192,8 +192,13 @@ impl Table {
         self.find(key, key)
     }
 
-    /// Number of slots.
+    /// Number of slots the table may grow to (its memory budget).
     pub fn capacity(&self) -> usize {
+        self.max_slots
+    }
+
+    /// Number of slots allocated so far.
+    pub fn allocated(&self) -> usize {
         self.slots.len()
     }
 
@@ -307,7 +312,8 @@ mod tests {
     #[test]
     fn growing_keeps_entries_findable_and_their_bounds() {
         let mut t = Table::with_bytes(64 << 20);
-        assert_eq!(t.capacity(), INITIAL_SLOTS);
+        assert_eq!(t.allocated(), INITIAL_SLOTS);
+        assert_eq!(t.capacity(), 4 << 20);
         let mut x = 0x1234_5678_9ABC_DEF0u64;
         let mut kept = Vec::new();
         let mut grew = 0;
