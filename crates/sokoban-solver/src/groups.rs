@@ -35,6 +35,8 @@ use crate::search::{Engine, INF_F};
 const BUDGET: u64 = 1000;
 /// Nodes a group's search may spend on the start position when deciding on merges.
 const MERGE_BUDGET: u64 = 100_000;
+/// Nodes all those searches together may spend.
+const MERGE_TOTAL: u64 = 1_000_000;
 /// Most boxes in one group.
 const MAX_GROUP: usize = 8;
 /// Table memory of each group's search.
@@ -152,10 +154,19 @@ impl Groups {
         }
         // Merge two groups when solving them together takes more pushes than apart (their
         // boxes are in each other's way), up to MAX_GROUP boxes a group.
+        // All these searches together stay within MERGE_TOTAL nodes; past it a cost counts
+        // as 0 (no merge, and possibly no groups: a weaker bound, never a wrong one).
+        let spent = std::cell::Cell::new(0u64);
         let root_cost = |m: &[u16]| -> u32 {
+            let left = MERGE_TOTAL.saturating_sub(spent.get());
+            if left == 0 {
+                return 0;
+            }
             let sq: Vec<u16> = m.iter().map(|&i| boxes[i as usize]).collect();
             let mut e = Engine::with_problem(p.clone(), player, &sq, TABLE_BYTES);
-            e.bound(MERGE_BUDGET).0
+            let (c, _) = e.bound(MERGE_BUDGET.min(left));
+            spent.set(spent.get() + e.stats().nodes);
+            c
         };
         let mut cost: Vec<u32> = members.iter().map(|m| root_cost(m)).collect();
         loop {
