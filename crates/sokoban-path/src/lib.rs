@@ -327,58 +327,71 @@ impl Blocks {
     /// block of any edge `(x, y)` is the block of the tree edge into whichever end was
     /// discovered later (see [`Blocks::groups`]).
     fn new(geom: &Geom, cells: &[u8], root: usize) -> Blocks {
+        Self::from_roots(geom, cells, std::iter::once(root))
+    }
+
+    /// [`Blocks::new`] for the components of several roots at once (free squares; a root
+    /// inside a component already done is skipped).
+    fn from_roots(geom: &Geom, cells: &[u8], roots: impl Iterator<Item = usize>) -> Blocks {
         let n = geom.len;
         let mut disc = vec![0u32; n];
         let mut low = vec![0u32; n];
         let mut parent = vec![NONE; n];
         let mut pre: Vec<u32> = Vec::with_capacity(1024);
         let mut stack: Vec<(u32, u8)> = Vec::with_capacity(1024);
-        disc[root] = 1;
-        low[root] = 1;
-        let mut time = 2u32;
-        pre.push(root as u32);
-        stack.push((root as u32, cells[root] & 15));
-        while let Some(top) = stack.last_mut() {
-            let v = top.0 as usize;
-            if top.1 != 0 {
-                let d = top.1.trailing_zeros() as usize;
-                top.1 &= top.1 - 1;
-                let w = geom.step(v, d);
-                if disc[w] == 0 {
-                    disc[w] = time;
-                    low[w] = time;
-                    time += 1;
-                    parent[w] = v as u32;
-                    pre.push(w as u32);
-                    // Every free neighbour but the parent.
-                    stack.push((w as u32, cells[w] & 15 & !(1 << (d ^ 2))));
-                } else if disc[w] < low[v] {
-                    low[v] = disc[w];
-                }
-            } else {
-                stack.pop();
-                if let Some(&(p, _)) = stack.last() {
-                    let p = p as usize;
-                    if low[v] < low[p] {
-                        low[p] = low[v];
+        let mut time = 1u32;
+        let mut next_block = 0u32;
+        for root in roots {
+            if disc[root] != 0 {
+                continue;
+            }
+            disc[root] = time;
+            low[root] = time;
+            time += 1;
+            pre.clear();
+            pre.push(root as u32);
+            stack.push((root as u32, cells[root] & 15));
+            while let Some(top) = stack.last_mut() {
+                let v = top.0 as usize;
+                if top.1 != 0 {
+                    let d = top.1.trailing_zeros() as usize;
+                    top.1 &= top.1 - 1;
+                    let w = geom.step(v, d);
+                    if disc[w] == 0 {
+                        disc[w] = time;
+                        low[w] = time;
+                        time += 1;
+                        parent[w] = v as u32;
+                        pre.push(w as u32);
+                        // Every free neighbour but the parent.
+                        stack.push((w as u32, cells[w] & 15 & !(1 << (d ^ 2))));
+                    } else if disc[w] < low[v] {
+                        low[v] = disc[w];
+                    }
+                } else {
+                    stack.pop();
+                    if let Some(&(p, _)) = stack.last() {
+                        let p = p as usize;
+                        if low[v] < low[p] {
+                            low[p] = low[v];
+                        }
                     }
                 }
             }
-        }
-        // `low` is turned into the block array in place: a vertex's own low point is read just
-        // before it is overwritten, and its parent (earlier in preorder) already holds its
-        // block. The root's entry is never read as a block: a tree edge out of the root always
-        // starts a new block.
-        let mut next_block = 0u32;
-        for &c in &pre[1..] {
-            let c = c as usize;
-            let p = parent[c] as usize;
-            low[c] = if low[c] >= disc[p] {
-                next_block += 1;
-                next_block
-            } else {
-                low[p]
-            };
+            // `low` is turned into the block array in place: a vertex's own low point is
+            // read just before it is overwritten, and its parent (earlier in preorder)
+            // already holds its block. The root's entry is never read as a block: a tree
+            // edge out of the root always starts a new block.
+            for &c in &pre[1..] {
+                let c = c as usize;
+                let p = parent[c] as usize;
+                low[c] = if low[c] >= disc[p] {
+                    next_block += 1;
+                    next_block
+                } else {
+                    low[p]
+                };
+            }
         }
         Blocks { disc, block: low, spare: parent }
     }
@@ -418,6 +431,25 @@ impl Blocks {
         };
         g1 << 2 | g2 << 4 | g3 << 6
     }
+}
+
+/// For every square of a board without boxes: which of its sides the player can walk
+/// between when a box stands there (without crossing it). `out[sq]` packs 2 bits per side
+/// (side `d`, in [`Dir`] index order, at bits `2d..2d+2`); two floor sides share a group
+/// exactly when they are connected around the square. A side that is not floor gets a
+/// group of its own. Squares off the floor get 0. Linear time (biconnected blocks), for
+/// the solver's tables on large boards.
+pub fn side_groups(board: &Board) -> Vec<u8> {
+    let geom = Geom::new(board);
+    let empty = Position { player: 0, boxes: vec![false; board.len()] };
+    let cells = geom.cells(board, &empty, None);
+    let floor = (0..board.len()).filter(|&s| board.is_floor(s));
+    let blocks = Blocks::from_roots(&geom, &cells, floor.clone().map(|s| geom.inner(s)));
+    let mut out = vec![0u8; board.len()];
+    for s in floor {
+        out[s] = blocks.groups(&geom, &cells, geom.inner(s));
+    }
+    out
 }
 
 /// How the player gets between two sides of a box without a search.
@@ -1021,6 +1053,64 @@ mod tests {
             let box_sq = lv.start.box_squares()[0];
             check_groups(&lv, box_sq);
             done += 1;
+        }
+    }
+
+    /// `side_groups` on random bare boards, floor in several pieces, against flood fills.
+    #[test]
+    fn side_groups_match_flood_fill_on_bare_boards() {
+        let mut rng = Rng(0x5eed_0f5a_de60_0c25);
+        for _ in 0..300 {
+            let (w, h) = (3 + rng.below(9), 3 + rng.below(9));
+            let cells: Vec<Cell> = (0..w * h)
+                .map(|i| {
+                    let (r, c) = (i / w, i % w);
+                    let border = r == 0 || c == 0 || r == h - 1 || c == w - 1;
+                    if border || rng.below(100) < 35 {
+                        Cell::Wall
+                    } else {
+                        Cell::Floor
+                    }
+                })
+                .collect();
+            let board = Board::new(w, h, cells, vec![false; w * h]);
+            let groups = side_groups(&board);
+            for b in (0..w * h).filter(|&b| board.is_floor(b)) {
+                // Flood the floor without `b` from each floor side.
+                let mut seen = vec![usize::MAX; w * h];
+                for d in Dir::ALL {
+                    let Some(s) = board.floor_neighbor(b, d) else { continue };
+                    if seen[s] != usize::MAX {
+                        continue;
+                    }
+                    let mut stack = vec![s];
+                    seen[s] = d.index();
+                    while let Some(x) = stack.pop() {
+                        for e in Dir::ALL {
+                            if let Some(y) = board.floor_neighbor(x, e) {
+                                if y != b && seen[y] == usize::MAX {
+                                    seen[y] = d.index();
+                                    stack.push(y);
+                                }
+                            }
+                        }
+                    }
+                }
+                for a in Dir::ALL {
+                    for t in Dir::ALL {
+                        let (Some(x), Some(y)) =
+                            (board.floor_neighbor(b, a), board.floor_neighbor(b, t))
+                        else {
+                            continue;
+                        };
+                        assert_eq!(
+                            same_group(groups[b], a.index(), t.index()),
+                            seen[x] == seen[y],
+                            "square {b}, sides {a:?} {t:?}"
+                        );
+                    }
+                }
+            }
         }
     }
 

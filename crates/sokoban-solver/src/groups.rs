@@ -35,8 +35,10 @@ use crate::search::{Engine, INF_F};
 const BUDGET: u64 = 1000;
 /// Nodes a group's search may spend on the start position when deciding on merges.
 const MERGE_BUDGET: u64 = 100_000;
-/// Nodes all those searches together may spend.
+/// Nodes all those searches together may spend...
 const MERGE_TOTAL: u64 = 1_000_000;
+/// ... and at most this many divided by the number of squares.
+const MERGE_WORK: u64 = 200_000_000;
 /// Most boxes in one group.
 const MAX_GROUP: usize = 8;
 /// Table memory of each group's search.
@@ -154,11 +156,13 @@ impl Groups {
         }
         // Merge two groups when solving them together takes more pushes than apart (their
         // boxes are in each other's way), up to MAX_GROUP boxes a group.
-        // All these searches together stay within MERGE_TOTAL nodes; past it a cost counts
-        // as 0 (no merge, and possibly no groups: a weaker bound, never a wrong one).
+        // All these searches together stay within a node budget; past it a cost counts as 0
+        // (no merge, and possibly no groups: a weaker bound, never a wrong one).
+        // Every node floods the board: on a big board the budget shrinks accordingly.
+        let total = MERGE_TOTAL.min(MERGE_WORK / n.max(1) as u64);
         let spent = std::cell::Cell::new(0u64);
         let root_cost = |m: &[u16]| -> u32 {
-            let left = MERGE_TOTAL.saturating_sub(spent.get());
+            let left = total.saturating_sub(spent.get());
             if left == 0 {
                 return 0;
             }

@@ -174,7 +174,27 @@ impl Problem {
         // The per-class tables only serve the player-side refinement of the bound; boards
         // too large for the component table (and the page's deadlock checks) skip both.
         let classes = with_components && n <= MAX_COMP_SQUARES;
-        let (sides, comp) = p.side_classes(classes);
+        let (sides, comp) = if classes {
+            p.side_classes()
+        } else {
+            // Without the component table, the side classes come from the biconnected blocks
+            // of the floor in linear time (a flood per square is quadratic: seconds on big
+            // open boards).
+            let groups = sokoban_path::side_groups(board);
+            let sides = (0..n)
+                .map(|b| {
+                    let g = groups[p.board_sq[b]];
+                    std::array::from_fn(|d| {
+                        if p.nbr[b][d] == NONE {
+                            u8::MAX
+                        } else {
+                            (g >> (2 * d)) & 3
+                        }
+                    })
+                })
+                .collect();
+            (sides, Vec::new())
+        };
         (p.dist, p.dist_class) = p.push_distances(&sides, classes);
         p.comp = comp;
         p.side_class = sides;
@@ -220,19 +240,16 @@ impl Problem {
 
     /// For each square `b` and side `d`, a label such that two sides of `b` have the same
     /// label exactly when the player can walk between them around a box on `b` (other
-    /// squares empty); `u8::MAX` for a side that is not floor. With `keep`, also the label
-    /// of every square in the board without `b` (`comp`, n² entries), from the same floods.
-    fn side_classes(&self, keep: bool) -> (Vec<[u8; 4]>, Vec<u8>) {
+    /// squares empty); `u8::MAX` for a side that is not floor. Also the label of every
+    /// square in the board without `b` (`comp`, n² entries), from the same floods (one per
+    /// square: quadratic, used up to `MAX_COMP_SQUARES`).
+    fn side_classes(&self) -> (Vec<[u8; 4]>, Vec<u8>) {
         let n = self.n;
         let mut sides = vec![[u8::MAX; 4]; n];
-        let mut comp = if keep { vec![u8::MAX; n * n] } else { Vec::new() };
-        let mut row = vec![u8::MAX; n];
+        let mut comp = vec![u8::MAX; n * n];
         let mut stack: Vec<u16> = Vec::with_capacity(n);
         for b in 0..n {
-            let row = if keep { &mut comp[b * n..(b + 1) * n] } else { &mut row[..] };
-            if !keep {
-                row.fill(u8::MAX);
-            }
+            let row = &mut comp[b * n..(b + 1) * n];
             let mut label = 0u8;
             for d in 0..4 {
                 let s = self.nbr[b][d];
@@ -396,3 +413,51 @@ impl Hasher for KeyHasher {
 }
 
 pub type Keyed = BuildHasherDefault<KeyHasher>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sokoban_core::Cell;
+
+    /// The side classes from the biconnected blocks (boards without the component table)
+    /// split every square's sides as the floods do, and give the same push distances.
+    #[test]
+    fn side_classes_agree_with_and_without_the_component_table() {
+        let mut x = 0x0B10_C4ED_5EED_0001u64;
+        let mut below = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        for _ in 0..200 {
+            let (w, h) = (4 + below(8), 4 + below(8));
+            let cells: Vec<Cell> = (0..w * h)
+                .map(|i| {
+                    let (r, c) = (i / w, i % w);
+                    let border = r == 0 || c == 0 || r == h - 1 || c == w - 1;
+                    if border || below(100) < 30 {
+                        Cell::Wall
+                    } else {
+                        Cell::Floor
+                    }
+                })
+                .collect();
+            let goals: Vec<bool> =
+                cells.iter().map(|&c| c == Cell::Floor && below(100) < 15).collect();
+            let board = Board::new(w, h, cells, goals);
+            let (a, b) = (Problem::new(&board), Problem::without_components(&board));
+            assert_eq!(a.dist, b.dist);
+            assert_eq!(a.dead, b.dead);
+            for s in 0..a.n {
+                for d in 0..4 {
+                    for e in 0..4 {
+                        let same_a = a.side_class[s][d] == a.side_class[s][e];
+                        let same_b = b.side_class[s][d] == b.side_class[s][e];
+                        assert_eq!(same_a, same_b, "square {s}, sides {d} {e}");
+                    }
+                }
+            }
+        }
+    }
+}
