@@ -9,6 +9,9 @@
 //!   pushes) that gets it to a chosen square with the fewest pushes and, among those, the fewest
 //!   moves.
 //!
+//! The solver uses the walks for its solutions, and [`side_groups`] (which sides of a square
+//! the player can walk between around a box there) for its tables on large boards.
+//!
 //! # The box-path algorithm
 //!
 //! This is the algorithm of Yang Chao. A search state is a *node* `(b, s)`: the box stands on
