@@ -25,7 +25,7 @@ use crate::problem::{AreaFlood, Keyed, Problem, INF_DIST, NONE};
 /// the cost.
 const NODE_LIMIT: usize = 100;
 /// Cached verdicts kept before the cache is cleared.
-const CACHE_LIMIT: usize = 1 << 20;
+const CACHE_LIMIT: usize = 1 << 18;
 
 /// Counters of corral deadlock detection.
 #[derive(Clone, Copy, Debug, Default)]

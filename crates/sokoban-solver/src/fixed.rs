@@ -18,8 +18,9 @@ use std::collections::HashMap;
 use crate::deadlock::frozen_on_goals;
 use crate::problem::{Problem, NONE};
 
-/// Cached tables kept before the cache is cleared.
-const CACHE_LIMIT: usize = 4096;
+/// Memory for cached tables (they take a bitset per square each); the cache is cleared
+/// when the next table would not fit.
+const CACHE_BYTES: usize = 16 << 20;
 
 /// Scratch space and cache for the check (one per engine).
 pub struct FixedGoals {
@@ -68,7 +69,8 @@ impl FixedGoals {
         let fixed = frozen_on_goals(p, &|s| box_at[s as usize] != NONE);
         let key = fixed.iter().fold(0x9E37_79B9u64, |h, &s| h ^ p.z_box[s as usize]);
         if !self.cache.contains_key(&key) {
-            if self.cache.len() >= CACHE_LIMIT {
+            let table_bytes = p.n * self.words * 8;
+            if (self.cache.len() + 1) * table_bytes > CACHE_BYTES {
                 self.cache.clear();
             }
             let table = self.reach_table(p, &fixed);

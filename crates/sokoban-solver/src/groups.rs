@@ -44,7 +44,7 @@ const MAX_GROUP: usize = 8;
 /// Table memory of each group's search.
 const TABLE_BYTES: usize = 2 << 20;
 /// Cached costs kept before the cache is cleared.
-const CACHE_LIMIT: usize = 1 << 20;
+const CACHE_LIMIT: usize = 1 << 18;
 
 /// The groups, their searches and the cache.
 pub struct Groups {
