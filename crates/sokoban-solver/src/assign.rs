@@ -143,7 +143,7 @@ impl Assignment {
         }
     }
 
-    /// Number of values [`Assignment::save`] writes.
+    /// Number of values [`Assignment::save_to`] writes.
     pub fn saved_len(&self) -> usize {
         3 * (self.n + 1)
     }
