@@ -305,11 +305,12 @@ fn solve(args: &[String]) -> Result<ExitCode, String> {
             let st = solver.stats();
             let c = st.corral_tests;
             eprintln!(
-                "level {number}: PI-corral prunes {}, corral deadlock tests {} ({} nodes, {} cached, {} deadlocks), forced pushes {}, frozen-on-goal checks {} ({} deadlocks), group searches {} ({} nodes)",
+                "level {number}: PI-corral prunes {}, corral deadlock tests {} ({} nodes, {} cached, {} skipped, {} deadlocks), forced pushes {}, frozen-on-goal checks {} ({} deadlocks), group searches {} ({} nodes)",
                 st.corral_prunes,
                 c.searches,
                 c.nodes,
                 c.cache_hits,
+                c.skipped,
                 c.deadlocks,
                 st.forced,
                 st.fixed_checks,
