@@ -209,6 +209,16 @@ impl Problem {
         self.nbr[s as usize][d]
     }
 
+    /// Append `count` pushes of one box in direction `dir`, starting from `from`, to a
+    /// solution path.
+    pub fn push_run(&self, path: &mut Vec<crate::search::Push>, from: u16, dir: u8, count: u32) {
+        let mut s = from;
+        for _ in 0..count {
+            path.push(crate::search::Push { from: s, dir });
+            s = self.step(s, dir as usize);
+        }
+    }
+
     /// The class of the sides of a box on `b` that the player on `player` can reach — on
     /// the bare board, so it can never reach the other sides before that box moves.
     /// `u8::MAX` when unknown (every side counts).

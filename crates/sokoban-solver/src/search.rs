@@ -37,11 +37,13 @@ struct Frame {
     next: u32,
     tt_slot: u32,
     key: u64,
-    /// The push that led here (unused at the root).
+    /// The push that led here (unused at the root): box `box_id` went from `from` in
+    /// direction `dir`, `pushes` times in a row (a forced run, see [`Engine::push_on`]).
     box_id: u16,
     from: u16,
     player_before: u16,
     dir: u8,
+    pushes: u16,
 }
 
 /// One push of a solution: the box's square before the push (compact) and the direction.
@@ -85,6 +87,9 @@ pub struct Stats {
     pub forced: u64,
     /// Nodes where the last box can never move again (forced-push rule).
     pub forced_deadlocks: u64,
+    /// Pushes made on along a forced run without stopping at the position between
+    /// (see [`Engine::push_on`]): not counted as nodes.
+    pub chained: u64,
     /// Corral deadlock tests: reduced searches run, their nodes, cache hits, deadlocks.
     pub corral_tests: crate::corral_deadlock::CorralStats,
     /// Pushes that left boxes frozen on goals (checked by [`FixedGoals`]), and how many of
@@ -265,9 +270,9 @@ impl Engine {
 
     /// The group bound of the current position at search depth `depth` (0 without
     /// groups): the sum of the groups' costs, kept per depth. `moved` is the box just
-    /// pushed (`NONE` at the root): only its group changed, and its cost is at least its
-    /// cost before the push less one.
-    fn group_bound(&mut self, depth: usize, moved: u16) -> u32 {
+    /// pushed `pushes` times (`NONE` at the root): only its group changed, and its cost is
+    /// at least its cost before less `pushes`.
+    fn group_bound(&mut self, depth: usize, moved: u16, pushes: u32) -> u32 {
         let Some(groups) = &mut self.groups else { return 0 };
         let ng = groups.len();
         if self.group_cost.len() < (depth + 1) * ng {
@@ -290,7 +295,7 @@ impl Engine {
             let parent = here - ng;
             self.group_cost.copy_within(parent..here, here);
             let g = groups.of_box[moved as usize] as usize;
-            let hint = self.group_cost[parent + g].saturating_sub(1);
+            let hint = self.group_cost[parent + g].saturating_sub(pushes);
             let c = groups.cost(
                 &self.p,
                 g,
@@ -582,6 +587,41 @@ impl Engine {
         self.children.push(Child { box_id: i as u16, dir: d as u8, order });
     }
 
+    /// After box `box_id` was pushed in direction `dir`: while the forced-push rule (see
+    /// [`Engine::forced`]) holds for it — off its goal, the player behind it and unable to
+    /// get round it on the bare board, the square ahead free and not dead — push it on at
+    /// once. The rule makes that push the only one searched from the position between, so
+    /// that position need not be stopped at (flooded, looked up, bounded): the run is one
+    /// edge of the search, as long as its pushes. Returns the pushes made on. Stops before
+    /// a blocked square ahead: the next node's forced rule finds that deadlock.
+    fn push_on(&mut self, box_id: u16, dir: u8) -> u32 {
+        if self.p.comp.is_empty() {
+            return 0; // the side classes of the player are unknown: the rule is off
+        }
+        let back = (dir as usize + 2) & 3;
+        let mut made = 0;
+        loop {
+            let b = self.boxes[box_id as usize];
+            if self.p.is_goal[b as usize] {
+                break;
+            }
+            // The player stands behind the box, on side `back`.
+            let classes = self.p.side_class[b as usize];
+            let class = classes[back];
+            if class == u8::MAX || classes.iter().filter(|&&c| c == class).count() != 1 {
+                break;
+            }
+            let ahead = self.p.step(b, dir as usize);
+            if ahead == NONE || self.box_at[ahead as usize] != NONE || self.p.dead[ahead as usize] {
+                break;
+            }
+            self.apply(box_id, dir);
+            made += 1;
+        }
+        self.stats.chained += made as u64;
+        made
+    }
+
     /// The forced-push rule (a tunnel macro that keeps push-optimality). A box off its goal
     /// on `b` such that, on the bare board, the side of `b` the player is on connects to no
     /// other side of `b`: the player can never get round it, so its first push can only be
@@ -729,7 +769,7 @@ impl Engine {
             return Some(Event::Solved(Vec::new()));
         }
         if h != INF_F {
-            h = h.max(self.group_bound(0, NONE));
+            h = h.max(self.group_bound(0, NONE, 0));
         }
         if h == INF_F {
             self.finished = true;
@@ -752,13 +792,14 @@ impl Engine {
             self.stats.root_bound = h;
         }
         let root = Push { from: NONE, dir: 0 };
-        self.enter(found, key, 0, h, iter, NONE, root, NONE);
+        self.enter(found, key, 0, h, iter, NONE, (root, 0), NONE);
         None
     }
 
     /// Expand the current position: record it in the table (on the path), generate its
-    /// pushes and push its frame. `box_id` made `push` to get here from a position where
-    /// the player stood on `player_before` (`NONE` at the root).
+    /// pushes and push its frame. `box_id` made `push`, some number of times in a row, to
+    /// get here from a position where the player stood on `player_before` (`NONE` at the
+    /// root).
     #[allow(clippy::too_many_arguments)]
     fn enter(
         &mut self,
@@ -768,7 +809,7 @@ impl Engine {
         h: u32,
         iter: u16,
         box_id: u16,
-        push: Push,
+        (push, pushes): (Push, u16),
         player_before: u16,
     ) {
         let g16 = g.min(u16::MAX as u32) as u16;
@@ -797,6 +838,7 @@ impl Engine {
             from: push.from,
             player_before,
             dir: push.dir,
+            pushes,
         });
     }
 
@@ -830,8 +872,9 @@ impl Engine {
                 left -= 1;
                 self.stack[depth].next += 1;
                 let c = self.children[top.next as usize];
-                let g = top.g + 1;
                 let (from, before) = self.apply(c.box_id, c.dir);
+                let pushes = 1 + self.push_on(c.box_id, c.dir);
+                let g = top.g + pushes;
                 self.stats.nodes += 1;
                 self.stats.nodes_iter += 1;
                 let to = self.boxes[c.box_id as usize];
@@ -891,7 +934,7 @@ impl Engine {
                 let hg = if hm == INF_F || hm == 0 || g + hm.max(learned) > self.stats.threshold {
                     0
                 } else {
-                    self.group_bound(depth + 1, c.box_id)
+                    self.group_bound(depth + 1, c.box_id, pushes)
                 };
                 if hm == INF_F || hg == INF_F {
                     self.restore_at(depth + 1);
@@ -910,15 +953,16 @@ impl Engine {
                 }
                 if hm == 0 {
                     // All boxes on goals.
-                    let mut path: Vec<Push> = self.stack[1..]
-                        .iter()
-                        .map(|fr| Push { from: fr.from, dir: fr.dir })
-                        .collect();
-                    path.push(Push { from, dir: c.dir });
+                    let mut path = Vec::new();
+                    for fr in &self.stack[1..] {
+                        self.p.push_run(&mut path, fr.from, fr.dir, fr.pushes as u32);
+                    }
+                    self.p.push_run(&mut path, from, c.dir, pushes);
                     self.finished = true;
                     return Event::Solved(path);
                 }
-                self.enter(found, key, g, h, iter, c.box_id, Push { from, dir: c.dir }, before);
+                let push = (Push { from, dir: c.dir }, pushes as u16);
+                self.enter(found, key, g, h, iter, c.box_id, push, before);
             } else {
                 let fr = self.stack.pop().expect("non-empty");
                 // What this node taught: it needs at least min_f - g more pushes.

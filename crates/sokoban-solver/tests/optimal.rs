@@ -215,6 +215,7 @@ fn random_levels(
 /// What the pruning rules did over many levels.
 #[derive(Default, Debug)]
 struct Totals {
+    chained: u64,
     corral_deadlocks: u64,
     fixed_checks: u64,
     fixed_deadlocks: u64,
@@ -223,6 +224,7 @@ struct Totals {
 
 impl Totals {
     fn add(&mut self, st: &Stats) {
+        self.chained += st.chained;
         self.corral_deadlocks += st.corral_tests.deadlocks;
         self.fixed_checks += st.fixed_checks;
         self.fixed_deadlocks += st.fixed_deadlocks;
@@ -240,8 +242,30 @@ fn random_levels_match_brute_force() {
 /// Many walls: corridors and doorways, where the forced-push rule and PI-corrals act.
 #[test]
 fn random_corridor_levels_match_brute_force() {
-    let (solved, unsolvable, _) = random_levels(0x005E_ED0F_C044_1D0A, 35, 3, 300);
+    let (solved, unsolvable, totals) = random_levels(0x005E_ED0F_C044_1D0A, 35, 3, 300);
     assert!(solved > 30 && unsolvable > 20, "solved {solved}, unsolvable {unsolvable}");
+    // Boxes were pushed on along forced runs without stopping.
+    assert!(totals.chained > 0, "{totals:?}");
+}
+
+/// Tunnels with bends and a side pocket: the boxes go through in forced runs (pushed on
+/// without stopping between), and the push counts stay optimal.
+#[test]
+fn forced_runs_through_tunnels_stay_push_optimal() {
+    let levels = [
+        // Two rooms joined by a tunnel: both boxes go through it to the far room's goals.
+        "#######   ######\n#@    #####    #\n# $ $       .. #\n#     #####    #\n#######   ######",
+        // A tunnel with its goal half-way: the run must stop on the goal.
+        "##########\n#@$   .  #\n##########",
+        // The player starts one step back from the box in the tunnel.
+        "#########\n#@ $   .#\n#########",
+    ];
+    let mut chained = 0;
+    for (i, text) in levels.iter().enumerate() {
+        let level = parse_level(text).unwrap_or_else(|e| panic!("tunnel level {i}: {e}"));
+        chained += check(&level, &format!("tunnel level {i}")).chained;
+    }
+    assert!(chained > 0, "no forced run was made");
 }
 
 /// A random level solvable by construction: boxes start on the goals of a random room and
