@@ -45,8 +45,9 @@ pub struct Problem {
     /// a box stands on `b` (walls only otherwise); `u8::MAX` for `s == b`. Empty for very
     /// large boards (then every side counts).
     pub comp: Vec<u8>,
-    /// `dist_class[(j * n + s) * 4 + c]`: fewest pushes to bring a box from `s` to goal `j`
-    /// when the player starts on a side of class `c` (empty when `comp` is).
+    /// `dist_class[(s * 4 + c) * goals + j]`: fewest pushes to bring a box from `s` to goal
+    /// `j` when the player starts on a side of class `c` (empty when `comp` is). A box's
+    /// costs to all goals are one contiguous row (see [`Problem::cost_row`]).
     pub dist_class: Vec<u16>,
     /// The board's symmetries other than the identity (mirrors, rotations that map floor to
     /// floor and goals to goals), as maps of compact squares. Positions that are images of
@@ -238,7 +239,21 @@ impl Problem {
         if class == u8::MAX {
             self.dist(j, s)
         } else {
-            self.dist_class[(j * self.n + s as usize) * 4 + class as usize]
+            self.dist_class[(s as usize * 4 + class as usize) * self.goals.len() + j]
+        }
+    }
+
+    /// Fewest pushes from `s` to every goal with the player on a side of class `class`
+    /// (`u8::MAX`: any side), written into `out` (one entry per goal).
+    pub fn cost_row(&self, s: u16, class: u8, out: &mut [u16]) {
+        let ng = self.goals.len();
+        if class == u8::MAX {
+            for (j, o) in out.iter_mut().enumerate() {
+                *o = self.dist[j * self.n + s as usize];
+            }
+        } else {
+            let at = (s as usize * 4 + class as usize) * ng;
+            out.copy_from_slice(&self.dist_class[at..at + ng]);
         }
     }
 
@@ -294,6 +309,7 @@ impl Problem {
     /// the best over all sides, and the best per side class.
     fn push_distances(&self, sides: &[[u8; 4]], classes: bool) -> (Vec<u16>, Vec<u16>) {
         let n = self.n;
+        let ng = self.goals.len();
         let mut dist = vec![INF_DIST; self.goals.len() * n];
         let mut dist_class =
             if classes { vec![INF_DIST; self.goals.len() * n * 4] } else { Vec::new() };
@@ -336,7 +352,7 @@ impl Problem {
                     for d in 0..4 {
                         let c = sides[s][d];
                         if c != u8::MAX {
-                            let e = &mut dist_class[(j * n + s) * 4 + c as usize];
+                            let e = &mut dist_class[(s * 4 + c as usize) * ng + j];
                             *e = (*e).min(state[s * 4 + d]);
                         }
                     }
@@ -347,7 +363,7 @@ impl Problem {
             dist[j * n + g as usize] = 0;
             if classes {
                 for c in 0..4 {
-                    dist_class[(j * n + g as usize) * 4 + c] = 0;
+                    dist_class[(g as usize * 4 + c) * ng + j] = 0;
                 }
             }
         }

@@ -123,6 +123,14 @@ pub struct Engine {
     /// Per box: the class of its sides the player can reach (see `Problem::player_class`);
     /// its push distances are taken from those sides only.
     row_class: Vec<u8>,
+    /// The matching's cost matrix, `costs[i * goals + j]`: push distance of box `i` to goal
+    /// `j` from its class (`INF_DIST`: never); rows past the boxes (a subproblem) are 0.
+    /// A row is rewritten only when its box's square or class differs from the ones it was
+    /// computed for (`cost_key`), so most nodes rewrite one row.
+    costs: Vec<u16>,
+    cost_key: Vec<(u16, u8)>,
+    /// Scratch: the rows [`Engine::update_bound`] re-matches.
+    changed_rows: Vec<u16>,
     /// Per square (plus a wall sentinel at `n`): `stamp` where the player can go.
     reach: Vec<u32>,
     stamp: u32,
@@ -156,14 +164,10 @@ pub struct Engine {
     hint: u32,
 }
 
-/// Cost of matching box `i` to goal `j`. Rows past the boxes (a subproblem with fewer boxes
-/// than goals) are placeholders that take any goal for nothing.
+/// Cost of matching box `i` to goal `j` from the cost matrix (see `Engine::costs`).
 #[inline(always)]
-fn cost(p: &Problem, boxes: &[u16], class: &[u8], i: usize, j: usize) -> i64 {
-    if i >= boxes.len() {
-        return 0;
-    }
-    let d = p.dist_from(j, boxes[i], class[i]);
+fn cost(costs: &[u16], ng: usize, i: usize, j: usize) -> i64 {
+    let d = costs[i * ng + j];
     if d == INF_DIST {
         INF_COST
     } else {
@@ -217,6 +221,9 @@ impl Engine {
             snaps: Vec::new(),
             snap_len,
             row_class: vec![u8::MAX; nb],
+            costs: vec![0; ng * ng],
+            cost_key: vec![(NONE, 0); nb],
+            changed_rows: Vec::with_capacity(nb),
             reach: vec![0; n + 1],
             stamp: 0,
             queue: vec![0; n + 1],
@@ -483,8 +490,8 @@ impl Engine {
     }
 
     fn bound_total(&self) -> u32 {
-        let (p, boxes, class) = (&self.p, &self.boxes, &self.row_class);
-        let t = self.assign.total(&|i, j| cost(p, boxes, class, i, j));
+        let (costs, ng) = (&self.costs, self.p.goals.len());
+        let t = self.assign.total(&|i, j| cost(costs, ng, i, j));
         if t >= INF_COST {
             INF_F
         } else {
@@ -550,17 +557,37 @@ impl Engine {
         }
     }
 
+    /// Rewrite the cost rows of the boxes whose square or class changed since their row
+    /// was computed.
+    fn refresh_costs(&mut self) {
+        let ng = self.p.goals.len();
+        for k in 0..self.boxes.len() {
+            let key = (self.boxes[k], self.row_class[k]);
+            if self.cost_key[k] != key {
+                self.cost_key[k] = key;
+                self.p.cost_row(key.0, key.1, &mut self.costs[k * ng..(k + 1) * ng]);
+            }
+        }
+    }
+
     /// Bring the bound up to date after a push of box `moved`: its row, and the rows of the
-    /// boxes whose reachable side class changed because the player moved.
+    /// boxes whose reachable side class changed because the player moved. (The matching
+    /// was restored to the parent's, whose rows it was built on; the matrix may still hold
+    /// rows of a sibling: all rows are brought to this position before any is re-matched.)
     fn update_bound(&mut self, moved: usize) {
         let player = self.player;
+        self.changed_rows.clear();
         for k in 0..self.boxes.len() {
             let c = self.p.player_class(self.boxes[k], player);
             if c != self.row_class[k] || k == moved {
                 self.row_class[k] = c;
-                let (p, boxes, class) = (&self.p, &self.boxes, &self.row_class);
-                self.assign.update_row(k, &|i, j| cost(p, boxes, class, i, j));
+                self.changed_rows.push(k as u16);
             }
+        }
+        self.refresh_costs();
+        let (costs, ng) = (&self.costs, self.p.goals.len());
+        for &k in &self.changed_rows {
+            self.assign.update_row(k as usize, &|i, j| cost(costs, ng, i, j));
         }
     }
 
@@ -760,9 +787,12 @@ impl Engine {
             for k in 0..self.boxes.len() {
                 self.row_class[k] = self.p.player_class(self.boxes[k], self.player);
             }
-            let (p, boxes, class) = (&self.p, &self.boxes, &self.row_class);
-            self.assign.solve(&|i, j| cost(p, boxes, class, i, j));
+            self.refresh_costs();
+            let (costs, ng) = (&self.costs, self.p.goals.len());
+            self.assign.solve(&|i, j| cost(costs, ng, i, j));
         }
+        // The matrix may still hold rows of the last position searched.
+        self.refresh_costs();
         let mut h = self.bound_total();
         if h == 0 {
             self.finished = true;
