@@ -45,21 +45,26 @@ impl Assignment {
         }
     }
 
-    /// Box `i` (0-based) moved: its costs changed. Re-match it in O(n²).
+    /// Box `i` (0-based) moved: its costs changed. Re-match it: O(n) when its goal is
+    /// still its cheapest against the goal potentials, O(n²) otherwise.
     pub fn update_row(&mut self, i: usize, cost: &impl Fn(usize, usize) -> i64) {
         let row = i + 1;
-        for j in 1..=self.n {
-            if self.p[j] == row {
-                self.p[j] = 0;
-                break;
-            }
-        }
+        let matched = (1..=self.n).find(|&j| self.p[j] == row).unwrap_or(0);
         // Restore dual feasibility for the changed row.
         let mut m = i64::MAX;
         for j in 1..=self.n {
             m = m.min(cost(i, j - 1) - self.v[j]);
         }
         self.u[row] = m;
+        // When the row's matched goal attains that minimum, the duals stay feasible and
+        // the matched pair tight (the other rows and the goal potentials did not change):
+        // the matching is still a minimum one.
+        if matched != 0 && cost(i, matched - 1) - self.v[matched] == m {
+            return;
+        }
+        if matched != 0 {
+            self.p[matched] = 0;
+        }
         self.add_row(row, cost);
     }
 
