@@ -3,6 +3,7 @@
 #
 #   bench/run.sh            Microban at 10 s per level: native and wasm, compared
 #   bench/run.sh xsokoban   XSokoban at 60 s per level, native (up to 90 minutes)
+#   bench/ratio.sh          the wasm / native ratio, native and wasm interleaved (see there)
 #
 # Raw CSVs go to bench/out/; bench/results.md holds the figures worth keeping.
 set -euo pipefail

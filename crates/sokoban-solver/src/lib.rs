@@ -2,10 +2,11 @@
 //! (and, where the boxes fall into groups that work apart, the sum of the groups' own
 //! costs), a transposition table keyed on boxes plus the normalized player square, deadlock
 //! pruning (dead squares, freeze, PI-corrals, corrals closed for good, boxes frozen on goals
-//! that cut off empty goals), and last-pushed-box-first move ordering. Boxes that can never
-//! move again on goals at the start become walls. Plain Rust, no browser types: the CLI
-//! calls it directly and the wasm crate runs it in a Web Worker, in slices
-//! ([`Solver::step`]) so the worker stays responsive and can be cancelled.
+//! that cut off empty goals), a forced-push rule that pushes a box on along a tunnel as one
+//! step, and last-pushed-box-first move ordering. Boxes that can never move again on goals
+//! at the start become walls. Plain Rust, no browser types: the CLI calls it directly and
+//! the wasm crate runs it in a Web Worker, in slices ([`Solver::step`]) so the worker stays
+//! responsive and can be cancelled.
 //!
 //! Every solution is replayed by the rules engine ([`sokoban_core::Game`]) before it is
 //! returned.
