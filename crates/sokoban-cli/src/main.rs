@@ -305,7 +305,7 @@ fn solve(args: &[String]) -> Result<ExitCode, String> {
             let st = solver.stats();
             let c = st.corral_tests;
             eprintln!(
-                "level {number}: PI-corral prunes {}, corral deadlock tests {} ({} nodes, {} cached, {} skipped, {} deadlocks), forced pushes {}, frozen-on-goal checks {} ({} deadlocks), group searches {} ({} nodes)",
+                "level {number}: PI-corral prunes {}, corral deadlock tests {} ({} nodes, {} cached, {} skipped, {} deadlocks), forced pushes {} ({} pushed on in runs), frozen-on-goal checks {} ({} deadlocks), group searches {} ({} nodes)",
                 st.corral_prunes,
                 c.searches,
                 c.nodes,
@@ -313,6 +313,7 @@ fn solve(args: &[String]) -> Result<ExitCode, String> {
                 c.skipped,
                 c.deadlocks,
                 st.forced,
+                st.chained,
                 st.fixed_checks,
                 st.fixed_deadlocks,
                 st.group_searches,
