@@ -232,17 +232,6 @@ impl Problem {
         }
     }
 
-    /// Fewest pushes from `s` to goal `j` when the player is on a side of class `class`
-    /// (`u8::MAX`: any side).
-    #[inline(always)]
-    pub fn dist_from(&self, j: usize, s: u16, class: u8) -> u16 {
-        if class == u8::MAX {
-            self.dist(j, s)
-        } else {
-            self.dist_class[(s as usize * 4 + class as usize) * self.goals.len() + j]
-        }
-    }
-
     /// Fewest pushes from `s` to every goal with the player on a side of class `class`
     /// (`u8::MAX`: any side), written into `out` (one entry per goal).
     pub fn cost_row(&self, s: u16, class: u8, out: &mut [u16]) {
