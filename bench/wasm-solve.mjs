@@ -34,16 +34,24 @@ const [lo, hi] = spec.split('-').map(Number);
 const wanted = spec.includes(',') ? new Set(spec.split(',').map(Number)) : null;
 const inRange = (n) => (wanted ? wanted.has(n) : n >= lo && n <= (hi || lo));
 
+// Solve a level to the end; returns the session (the caller frees it) and the last message.
+const solveLevel = (xsb) => {
+  const s = new Session(xsb);
+  const task = new SolverTask(xsb, s.player(), s.boxSquares(), { timeLimitMs: timeoutMs, tableMiB });
+  let m;
+  do {
+    m = task.step(1000);
+  } while (m.type === 'progress');
+  task.free();
+  return [s, m];
+};
+
 const coll = parse(readFileSync(file, 'utf8'));
 const warmup = opt('warmup', null);
 if (warmup !== null) {
   const l = coll.levels.find((x) => x.number === Number(warmup));
   if (!l?.xsb) throw new Error(`no level ${warmup} to warm up with`);
-  const s = new Session(l.xsb);
-  const task = new SolverTask(l.xsb, s.player(), s.boxSquares(), { timeLimitMs: timeoutMs, tableMiB });
-  while (task.step(1000).type === 'progress');
-  task.free();
-  s.free();
+  solveLevel(l.xsb)[0].free();
 }
 console.log('level,status,pushes,moves,nodes,ms,lurd');
 let solved = 0;
@@ -56,12 +64,7 @@ for (const l of coll.levels) {
     console.log(`${l.number},error,,,,,`);
     continue;
   }
-  const s = new Session(l.xsb);
-  const task = new SolverTask(l.xsb, s.player(), s.boxSquares(), { timeLimitMs: timeoutMs, tableMiB });
-  let m;
-  do {
-    m = task.step(1000);
-  } while (m.type === 'progress');
+  const [s, m] = solveLevel(l.xsb);
   if (m.type === 'solved') {
     s.playLurd(m.lurd); // throws if the solution does not replay
     if (!s.view().solved) throw new Error(`level ${l.number}: solution does not solve`);
@@ -70,7 +73,6 @@ for (const l of coll.levels) {
   ms += m.elapsedMs;
   const st = m.type === 'cancelled' ? 'limit' : m.type;
   console.log(`${l.number},${st},${m.pushes ?? ''},${m.moves ?? ''},${m.nodes},${Math.round(m.elapsedMs)},${m.lurd ?? ''}`);
-  task.free();
   s.free();
 }
 console.error(`${solved} of ${total} solved in ${(ms / 1000).toFixed(1)} s (wasm)`);

@@ -210,16 +210,6 @@ impl Problem {
         self.nbr[s as usize][d]
     }
 
-    /// Append `count` pushes of one box in direction `dir`, starting from `from`, to a
-    /// solution path.
-    pub fn push_run(&self, path: &mut Vec<crate::search::Push>, from: u16, dir: u8, count: u32) {
-        let mut s = from;
-        for _ in 0..count {
-            path.push(crate::search::Push { from: s, dir });
-            s = self.step(s, dir as usize);
-        }
-    }
-
     /// The class of the sides of a box on `b` that the player on `player` can reach — on
     /// the bare board, so it can never reach the other sides before that box moves.
     /// `u8::MAX` when unknown (every side counts).
@@ -230,6 +220,20 @@ impl Problem {
         } else {
             self.comp[b as usize * self.n + player as usize]
         }
+    }
+
+    /// The side of a box on `b` that is the only one in side class `class`, if there is
+    /// one (`None` for `u8::MAX`, an unknown class): a player on it can never get round the
+    /// box before it moves.
+    #[inline]
+    pub fn sole_side(&self, b: u16, class: u8) -> Option<usize> {
+        if class == u8::MAX {
+            return None;
+        }
+        let classes = &self.side_class[b as usize];
+        let mut sides = (0..4).filter(|&d| classes[d] == class);
+        let side = sides.next()?;
+        sides.next().is_none().then_some(side)
     }
 
     /// Fewest pushes from `s` to every goal with the player on a side of class `class`

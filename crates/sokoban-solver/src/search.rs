@@ -53,6 +53,15 @@ pub struct Push {
     pub dir: u8,
 }
 
+/// Append `count` pushes of one box in direction `dir`, starting from `from`, to a path.
+fn push_run(p: &Problem, path: &mut Vec<Push>, from: u16, dir: u8, count: u32) {
+    let mut s = from;
+    for _ in 0..count {
+        path.push(Push { from: s, dir });
+        s = p.step(s, dir as usize);
+    }
+}
+
 /// What [`Engine::run`] stopped for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
@@ -560,13 +569,19 @@ impl Engine {
     /// Rewrite the cost rows of the boxes whose square or class changed since their row
     /// was computed.
     fn refresh_costs(&mut self) {
-        let ng = self.p.goals.len();
         for k in 0..self.boxes.len() {
-            let key = (self.boxes[k], self.row_class[k]);
-            if self.cost_key[k] != key {
-                self.cost_key[k] = key;
-                self.p.cost_row(key.0, key.1, &mut self.costs[k * ng..(k + 1) * ng]);
-            }
+            self.refresh_row(k);
+        }
+    }
+
+    /// Rewrite box `k`'s cost row if its square or class changed since it was computed.
+    #[inline]
+    fn refresh_row(&mut self, k: usize) {
+        let key = (self.boxes[k], self.row_class[k]);
+        if self.cost_key[k] != key {
+            let ng = self.p.goals.len();
+            self.cost_key[k] = key;
+            self.p.cost_row(key.0, key.1, &mut self.costs[k * ng..(k + 1) * ng]);
         }
     }
 
@@ -583,12 +598,18 @@ impl Engine {
                 self.row_class[k] = c;
                 self.changed_rows.push(k as u16);
             }
+            self.refresh_row(k);
         }
-        self.refresh_costs();
         let (costs, ng) = (&self.costs, self.p.goals.len());
         for &k in &self.changed_rows {
             self.assign.update_row(k as usize, &|i, j| cost(costs, ng, i, j));
         }
+    }
+
+    /// True when a box may be pushed onto `s`: a floor square (not `NONE`), free, not dead.
+    #[inline(always)]
+    fn open_for_box(&self, s: u16) -> bool {
+        s != NONE && self.box_at[s as usize] == NONE && !self.p.dead[s as usize]
     }
 
     /// Add the push of box `i` in direction `d` if it is legal here (the player can reach the
@@ -597,7 +618,7 @@ impl Engine {
     fn add_child(&mut self, i: usize, d: usize, last_box: u16) {
         let b = self.boxes[i];
         let to = self.p.step(b, d);
-        if to == NONE || self.box_at[to as usize] != NONE || self.p.dead[to as usize] {
+        if !self.open_for_box(to) {
             return;
         }
         let behind = self.p.step(b, (d + 2) & 3);
@@ -622,24 +643,14 @@ impl Engine {
     /// edge of the search, as long as its pushes. Returns the pushes made on. Stops before
     /// a blocked square ahead: the next node's forced rule finds that deadlock.
     fn push_on(&mut self, box_id: u16, dir: u8) -> u32 {
-        if self.p.comp.is_empty() {
-            return 0; // the side classes of the player are unknown: the rule is off
-        }
-        let back = (dir as usize + 2) & 3;
         let mut made = 0;
         loop {
+            // The player stands behind the box (on the square the box just left).
             let b = self.boxes[box_id as usize];
-            if self.p.is_goal[b as usize] {
-                break;
-            }
-            // The player stands behind the box, on side `back`.
-            let classes = self.p.side_class[b as usize];
-            let class = classes[back];
-            if class == u8::MAX || classes.iter().filter(|&&c| c == class).count() != 1 {
-                break;
-            }
-            let ahead = self.p.step(b, dir as usize);
-            if ahead == NONE || self.box_at[ahead as usize] != NONE || self.p.dead[ahead as usize] {
+            if self.p.is_goal[b as usize]
+                || self.p.sole_side(b, self.p.player_class(b, self.player)).is_none()
+                || !self.open_for_box(self.p.step(b, dir as usize))
+            {
                 break;
             }
             self.apply(box_id, dir);
@@ -670,25 +681,9 @@ impl Engine {
             if self.p.is_goal[b as usize] {
                 continue;
             }
-            let class = self.row_class[i as usize];
-            if class == u8::MAX {
-                continue;
-            }
-            let classes = self.p.side_class[b as usize];
-            let mut side = usize::MAX;
-            let mut count = 0;
-            for (s, &c) in classes.iter().enumerate() {
-                if c == class {
-                    side = s;
-                    count += 1;
-                }
-            }
-            if count != 1 {
-                continue;
-            }
+            let Some(side) = self.p.sole_side(b, self.row_class[i as usize]) else { continue };
             let dir = (side + 2) & 3;
-            let ahead = self.p.step(b, dir);
-            if ahead == NONE || self.box_at[ahead as usize] != NONE || self.p.dead[ahead as usize] {
+            if !self.open_for_box(self.p.step(b, dir)) {
                 return Some(None);
             }
             let stand = self.p.step(b, side);
@@ -790,9 +785,10 @@ impl Engine {
             self.refresh_costs();
             let (costs, ng) = (&self.costs, self.p.goals.len());
             self.assign.solve(&|i, j| cost(costs, ng, i, j));
+        } else {
+            // The matrix may still hold rows of the last position searched.
+            self.refresh_costs();
         }
-        // The matrix may still hold rows of the last position searched.
-        self.refresh_costs();
         let mut h = self.bound_total();
         if h == 0 {
             self.finished = true;
@@ -985,9 +981,9 @@ impl Engine {
                     // All boxes on goals.
                     let mut path = Vec::new();
                     for fr in &self.stack[1..] {
-                        self.p.push_run(&mut path, fr.from, fr.dir, fr.pushes as u32);
+                        push_run(&self.p, &mut path, fr.from, fr.dir, fr.pushes as u32);
                     }
-                    self.p.push_run(&mut path, from, c.dir, pushes);
+                    push_run(&self.p, &mut path, from, c.dir, pushes);
                     self.finished = true;
                     return Event::Solved(path);
                 }

@@ -248,8 +248,8 @@ fn random_corridor_levels_match_brute_force() {
     assert!(totals.chained > 0, "{totals:?}");
 }
 
-/// Tunnels with bends and a side pocket: the boxes go through in forced runs (pushed on
-/// without stopping between), and the push counts stay optimal.
+/// Tunnels: the boxes go through in forced runs (pushed on without stopping between), a
+/// run stops on a goal, and the push counts stay optimal.
 #[test]
 fn forced_runs_through_tunnels_stay_push_optimal() {
     let levels = [
