@@ -44,6 +44,9 @@ use std::cell::RefCell;
 use sokoban_core::{Board, Cell, Dir, Move, Position, Square};
 
 pub mod fixtures;
+mod reach;
+
+pub use reach::{BoxReach, Cells, Grid, NO_BOX};
 
 /// The distance [`walk_distances`] gives to a square the player cannot walk to.
 pub const UNREACHABLE: u32 = u32::MAX;
@@ -53,9 +56,6 @@ const NONE: u32 = u32::MAX;
 
 /// Index of the unordered pair of distinct sides `{a, b}` among the six pairs, for the walk cache.
 const PAIR: [[usize; 4]; 4] = [[6, 0, 1, 2], [0, 6, 3, 4], [1, 3, 6, 5], [2, 4, 5, 6]];
-
-/// Group labels of a square whose four sides are pairwise unconnected: side `s` in group `s`.
-const IDENTITY_GROUPS: u8 = 0b11_10_01_00;
 
 /// Bit of a cell byte: the square itself is free (floor, no box that counts as a wall).
 const FREE: u8 = 16;
@@ -308,27 +308,43 @@ fn same_group(groups: u8, a: usize, b: usize) -> bool {
     ((groups >> (2 * a)) ^ (groups >> (2 * b))) & 3 == 0
 }
 
-/// The biconnected components (blocks) of the component of one square in the graph of free
-/// squares, as per-square arrays (padded layout).
-struct Blocks {
-    /// Depth-first discovery time, from 1; 0 outside the component.
+/// The biconnected components (blocks) of the components of some squares in the graph of
+/// free squares, as per-square arrays (padded layout). Reusable: [`Blocks::clear`] forgets
+/// the components found so far at the cost of the squares they cover, so a search that asks
+/// again and again (the solver's macro moves) allocates nothing.
+#[derive(Clone, Debug)]
+pub(crate) struct Blocks {
+    /// Depth-first discovery time, from 1; 0 outside the components found.
     disc: Vec<u32>,
-    /// The block of the tree edge into each square (unused for the root).
+    /// Low points during the search, then the block of the tree edge into each square
+    /// (unused for a root).
     block: Vec<u32>,
-    /// A spare square-sized array (the parent links, no longer needed), handed back for reuse.
-    spare: Vec<u32>,
+    /// Depth-first tree parent of each square.
+    parent: Vec<u32>,
+    /// The squares discovered, component after component, each in preorder.
+    pre: Vec<u32>,
+    /// Explicit depth-first stack: a square and the directions still to try from it.
+    stack: Vec<(u32, u8)>,
+    time: u32,
+    next_block: u32,
 }
 
 impl Blocks {
-    /// Iterative Hopcroft–Tarjan from `root` (which must be free).
-    ///
-    /// Discovery times and low points come from a depth-first search with an explicit stack
-    /// (each entry holds the directions still to try, without the one back to the parent).
-    /// Then, in preorder, the tree edge `(parent(c), c)` starts a new block when
-    /// `low(c) >= disc(parent(c))` and otherwise shares the block of the tree edge into the
-    /// parent. A back edge belongs to the block of the tree edge into its deeper end, so the
-    /// block of any edge `(x, y)` is the block of the tree edge into whichever end was
-    /// discovered later (see [`Blocks::groups`]).
+    /// Empty scratch for a padded grid of `len` squares.
+    pub(crate) fn with_len(len: usize) -> Blocks {
+        Blocks {
+            disc: vec![0; len],
+            block: vec![0; len],
+            parent: vec![NONE; len],
+            pre: Vec::with_capacity(256),
+            stack: Vec::with_capacity(256),
+            time: 1,
+            next_block: 0,
+        }
+    }
+
+    /// The blocks of the component of `root` (which must be free).
+    #[cfg(test)]
     fn new(geom: &Geom, cells: &[u8], root: usize) -> Blocks {
         Self::from_roots(geom, cells, std::iter::once(root))
     }
@@ -336,67 +352,86 @@ impl Blocks {
     /// [`Blocks::new`] for the components of several roots at once (free squares; a root
     /// inside a component already done is skipped).
     fn from_roots(geom: &Geom, cells: &[u8], roots: impl Iterator<Item = usize>) -> Blocks {
-        let n = geom.len;
-        let mut disc = vec![0u32; n];
-        let mut low = vec![0u32; n];
-        let mut parent = vec![NONE; n];
-        let mut pre: Vec<u32> = Vec::with_capacity(1024);
-        let mut stack: Vec<(u32, u8)> = Vec::with_capacity(1024);
-        let mut time = 1u32;
-        let mut next_block = 0u32;
+        let mut b = Blocks::with_len(geom.len);
         for root in roots {
-            if disc[root] != 0 {
-                continue;
-            }
-            disc[root] = time;
-            low[root] = time;
-            time += 1;
-            pre.clear();
-            pre.push(root as u32);
-            stack.push((root as u32, cells[root] & 15));
-            while let Some(top) = stack.last_mut() {
-                let v = top.0 as usize;
-                if top.1 != 0 {
-                    let d = top.1.trailing_zeros() as usize;
-                    top.1 &= top.1 - 1;
-                    let w = geom.step(v, d);
-                    if disc[w] == 0 {
-                        disc[w] = time;
-                        low[w] = time;
-                        time += 1;
-                        parent[w] = v as u32;
-                        pre.push(w as u32);
-                        // Every free neighbour but the parent.
-                        stack.push((w as u32, cells[w] & 15 & !(1 << (d ^ 2))));
-                    } else if disc[w] < low[v] {
-                        low[v] = disc[w];
-                    }
-                } else {
-                    stack.pop();
-                    if let Some(&(p, _)) = stack.last() {
-                        let p = p as usize;
-                        if low[v] < low[p] {
-                            low[p] = low[v];
-                        }
+            b.add(geom, cells, root);
+        }
+        b
+    }
+
+    /// Forget every component found (in time proportional to their squares).
+    pub(crate) fn clear(&mut self) {
+        for &c in &self.pre {
+            self.disc[c as usize] = 0;
+        }
+        self.pre.clear();
+        self.time = 1;
+        self.next_block = 0;
+    }
+
+    /// Add the blocks of the component of `root` (a free square; nothing happens when it is
+    /// in a component found already).
+    ///
+    /// Iterative Hopcroft–Tarjan: discovery times and low points come from a depth-first
+    /// search with an explicit stack (each entry holds the directions still to try, without
+    /// the one back to the parent). Then, in preorder, the tree edge `(parent(c), c)` starts
+    /// a new block when `low(c) >= disc(parent(c))` and otherwise shares the block of the
+    /// tree edge into the parent. A back edge belongs to the block of the tree edge into its
+    /// deeper end, so the block of any edge `(x, y)` is the block of the tree edge into
+    /// whichever end was discovered later (see [`Blocks::groups`]).
+    pub(crate) fn add(&mut self, geom: &Geom, cells: &[u8], root: usize) {
+        if self.disc[root] != 0 {
+            return;
+        }
+        let (disc, low, parent) = (&mut self.disc, &mut self.block, &mut self.parent);
+        let first = self.pre.len();
+        disc[root] = self.time;
+        low[root] = self.time;
+        self.time += 1;
+        self.pre.push(root as u32);
+        self.stack.clear();
+        self.stack.push((root as u32, cells[root] & 15));
+        while let Some(top) = self.stack.last_mut() {
+            let v = top.0 as usize;
+            if top.1 != 0 {
+                let d = top.1.trailing_zeros() as usize;
+                top.1 &= top.1 - 1;
+                let w = geom.step(v, d);
+                if disc[w] == 0 {
+                    disc[w] = self.time;
+                    low[w] = self.time;
+                    self.time += 1;
+                    parent[w] = v as u32;
+                    self.pre.push(w as u32);
+                    // Every free neighbour but the parent.
+                    self.stack.push((w as u32, cells[w] & 15 & !(1 << (d ^ 2))));
+                } else if disc[w] < low[v] {
+                    low[v] = disc[w];
+                }
+            } else {
+                self.stack.pop();
+                if let Some(&(p, _)) = self.stack.last() {
+                    let p = p as usize;
+                    if low[v] < low[p] {
+                        low[p] = low[v];
                     }
                 }
             }
-            // `low` is turned into the block array in place: a vertex's own low point is
-            // read just before it is overwritten, and its parent (earlier in preorder)
-            // already holds its block. The root's entry is never read as a block: a tree
-            // edge out of the root always starts a new block.
-            for &c in &pre[1..] {
-                let c = c as usize;
-                let p = parent[c] as usize;
-                low[c] = if low[c] >= disc[p] {
-                    next_block += 1;
-                    next_block
-                } else {
-                    low[p]
-                };
-            }
         }
-        Blocks { disc, block: low, spare: parent }
+        // `low` is turned into the block array in place: a vertex's own low point is read
+        // just before it is overwritten, and its parent (earlier in preorder) already holds
+        // its block. The root's entry is never read as a block: a tree edge out of the root
+        // always starts a new block.
+        for &c in &self.pre[first + 1..] {
+            let c = c as usize;
+            let p = parent[c] as usize;
+            low[c] = if low[c] >= disc[p] {
+                self.next_block += 1;
+                self.next_block
+            } else {
+                low[p]
+            };
+        }
     }
 
     /// The side groups of square `b` (in the component): 2 bits per side, side `s` at bits
@@ -404,7 +439,7 @@ impl Blocks {
     /// i.e. when the player can walk between them without crossing `b`. A side that is not free
     /// gets a group of its own.
     #[inline]
-    fn groups(&self, geom: &Geom, cells: &[u8], b: usize) -> u8 {
+    pub(crate) fn groups(&self, geom: &Geom, cells: &[u8], b: usize) -> u8 {
         let mut sb = [NONE; 4];
         let db = self.disc[b];
         for (s, x) in sb.iter_mut().enumerate() {
@@ -525,13 +560,12 @@ pub struct BoxSearch {
     box_in: usize,
     /// Cell bytes of `G` (padded): [`FREE`] plus free-neighbour bits, see [`Geom::cells`].
     cells: Vec<u8>,
-    /// Side groups (see [`Blocks::groups`]) of every square the box can reach.
-    groups: Vec<u8>,
     /// Walking distance from the player with the box at its start square (padded); complete
     /// up to the farthest reachable side of the box.
     walk0: Vec<u32>,
-    /// Fewest pushes to each node `4 * square + side` (padded); [`NONE`] if unreachable.
-    dist: Vec<u32>,
+    /// The search over box nodes: fewest pushes to each node, side groups of the squares
+    /// the box reaches.
+    reach: Option<BoxReach>,
     /// Scratch and walk cache for [`BoxSearch::path_to`].
     scratch: RefCell<Scratch>,
 }
@@ -553,81 +587,41 @@ impl BoxSearch {
                 valid,
                 box_in: 0,
                 cells: Vec::new(),
-                groups: Vec::new(),
                 walk0: Vec::new(),
-                dist: Vec::new(),
+                reach: None,
                 scratch: RefCell::default(),
             };
         }
-        let cells = geom.cells(board, pos, Some(box_sq));
+        let grid = Grid { geom };
+        let cells = Cells::with_bytes(geom.cells(board, pos, Some(box_sq)));
         let box_in = geom.inner(box_sq);
-        let blocks = Blocks::new(&geom, &cells, box_in);
         // Player distances with the box in place. Only squares closer than the farthest
         // reachable side of the box are needed (for the first walk), so the search stops once
         // every free side has been labelled; everything labelled by then is final.
-        let mut walk0 = blocks.spare;
-        walk0.fill(NONE);
+        let mut walk0 = vec![NONE; geom.len];
         let mut sides = [usize::MAX; 4];
         for (s, x) in sides.iter_mut().enumerate() {
-            if cells[box_in] & (1 << s) != 0 {
+            if cells.bytes()[box_in] & (1 << s) != 0 {
                 *x = geom.step(box_in, s);
             }
         }
-        bfs_to_all(&geom, &cells, box_in, geom.inner(pos.player), sides, &mut walk0);
-        let blocks = Blocks { spare: Vec::new(), ..blocks };
-
-        // Breadth-first search over nodes, by pushes. Side groups are computed for a square
-        // when the box first gets there. Two nodes of one square whose sides share a group
-        // have the same successors, so only the first of them (the nearest) is expanded.
-        let mut groups = vec![IDENTITY_GROUPS; geom.len];
-        let mut expanded = vec![0u8; geom.len];
-        let mut dist = vec![NONE; 4 * geom.len];
-        let mut queue: Vec<u32> = Vec::with_capacity(1024);
+        bfs_to_all(&geom, cells.bytes(), box_in, geom.inner(pos.player), sides, &mut walk0);
+        let mut player_sides = 0u8;
         for s in 0..4 {
             if walk0[geom.step(box_in, s)] != NONE {
-                dist[4 * box_in + s] = 0;
-                queue.push((4 * box_in + s) as u32);
+                player_sides |= 1 << s;
             }
         }
-        let mut head = 0;
-        while head < queue.len() {
-            let v = queue[head] as usize;
-            head += 1;
-            let (b, s) = (v >> 2, v & 3);
-            if expanded[b] == 0 {
-                groups[b] = blocks.groups(&geom, &cells, b);
-            }
-            let g = groups[b];
-            let group_bit = 1 << ((g >> (2 * s)) & 3);
-            if expanded[b] & group_bit != 0 {
-                continue;
-            }
-            expanded[b] |= group_bit;
-            let k = dist[v] + 1;
-            // Directions with free squares on both sides of the box.
-            let m = cells[b] & 15;
-            let pushable = m & ((m >> 2) | (m << 2));
-            for e in bits(pushable) {
-                let side = e ^ 2;
-                if side != s && !same_group(g, s, side) {
-                    continue;
-                }
-                let w = 4 * geom.step(b, e) + side;
-                if dist[w] == NONE {
-                    dist[w] = k;
-                    queue.push(w as u32);
-                }
-            }
-        }
+        let mut reach = BoxReach::new(&grid);
+        reach.search(&grid, &cells, box_in, player_sides);
         BoxSearch {
             geom,
             box_sq,
             valid,
             box_in,
-            cells,
-            groups,
+            cells: cells.into_bytes(),
             walk0,
-            dist,
+            reach: Some(reach),
             scratch: RefCell::default(),
         }
     }
@@ -640,7 +634,8 @@ impl BoxSearch {
     /// Fewest pushes to a padded square, [`NONE`] if unreachable by pushing.
     #[inline]
     fn min_pushes(&self, i: usize) -> u32 {
-        let d = &self.dist[4 * i..4 * i + 4];
+        let Some(reach) = &self.reach else { return NONE };
+        let d = &reach.dist[4 * i..4 * i + 4];
         d[0].min(d[1]).min(d[2]).min(d[3])
     }
 
@@ -802,7 +797,8 @@ impl BoxSearch {
         }
         let g = &self.geom;
         let t = g.inner(target);
-        let dist = &self.dist;
+        let reach = self.reach.as_ref()?;
+        let (dist, groups) = (&reach.dist, &reach.groups);
         let mut scratch = self.scratch.borrow_mut();
         let Scratch { walk: ws, node: ns } = &mut *scratch;
         if ns.cost.len() != dist.len() {
@@ -831,7 +827,7 @@ impl BoxSearch {
             // player on the same side of `b`.
             let side = w & 3;
             let b = g.step(w >> 2, side);
-            let gb = self.groups[b];
+            let gb = groups[b];
             for s in 0..4 {
                 let v = 4 * b + s;
                 if dist[v] == k - 1 && cost[v] == UNMARKED && same_group(gb, s, side) {
@@ -855,7 +851,7 @@ impl BoxSearch {
             }
             let c = cost[v];
             debug_assert!(c >= COST_BASE);
-            let gb = self.groups[b];
+            let gb = groups[b];
             for e in 0..4 {
                 let side = e ^ 2;
                 if !same_group(gb, s, side) {

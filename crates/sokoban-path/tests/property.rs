@@ -4,7 +4,7 @@ mod common;
 
 use common::{brute, lurd, replay, try_level, walk_bfs, Rng};
 use sokoban_core::{Dir, Level};
-use sokoban_path::{box_path, fixtures, walk_distances, walk_path, BoxSearch};
+use sokoban_path::{box_path, fixtures, walk_distances, walk_path, BoxReach, BoxSearch, Cells, Grid};
 
 /// A random board: border walls, random interior walls, 1-3 boxes, as many goals.
 fn random_level(rng: &mut Rng) -> Option<Level> {
@@ -147,4 +147,149 @@ fn paths_are_deterministic() {
         .unwrap();
     let w: Vec<Dir> = walk_path(&lv.board, &lv.start, far).unwrap();
     assert_eq!(Some(w), walk_path(&lv.board, &lv.start, far));
+}
+
+/// Brute force for [`BoxReach`]: 0-1 BFS over (player, box) squares, pushes costing one.
+/// Returns every (box square, player area) the box can be left in with at least one push,
+/// the area named by its smallest square, with the fewest pushes, sorted.
+fn brute_ends(lv: &Level, box_sq: usize, forbid: &[bool]) -> Vec<(usize, usize, u32)> {
+    use std::collections::VecDeque;
+    let (board, pos) = (&lv.board, &lv.start);
+    let n = board.len();
+    let wall = |s: usize| !board.is_floor(s) || (pos.boxes[s] && s != box_sq);
+    let mut dist = vec![u32::MAX; n * n];
+    let mut dq = VecDeque::from([(pos.player, box_sq, 0u32)]);
+    dist[pos.player * n + box_sq] = 0;
+    while let Some((p, b, k)) = dq.pop_front() {
+        if dist[p * n + b] != k {
+            continue;
+        }
+        for d in Dir::ALL {
+            let Some(q) = board.neighbor(p, d).filter(|&q| !wall(q)) else { continue };
+            if q == b {
+                let Some(r) = board.neighbor(b, d).filter(|&r| !wall(r) && !forbid[r]) else {
+                    continue;
+                };
+                if k + 1 < dist[q * n + r] {
+                    dist[q * n + r] = k + 1;
+                    dq.push_back((q, r, k + 1));
+                }
+            } else if k < dist[q * n + b] {
+                dist[q * n + b] = k;
+                dq.push_front((q, b, k));
+            }
+        }
+    }
+    // Per box square: the player's areas (smallest square) with their fewest pushes.
+    let area_min = |b: usize, p: usize| {
+        let mut seen = vec![false; n];
+        let mut stack = vec![p];
+        seen[p] = true;
+        let mut min = p;
+        while let Some(s) = stack.pop() {
+            min = min.min(s);
+            for d in Dir::ALL {
+                if let Some(t) = board.neighbor(s, d) {
+                    if !wall(t) && t != b && !seen[t] {
+                        seen[t] = true;
+                        stack.push(t);
+                    }
+                }
+            }
+        }
+        min
+    };
+    let mut best: std::collections::BTreeMap<(usize, usize), u32> = Default::default();
+    let mut at_start = Vec::new();
+    for p in 0..n {
+        for b in 0..n {
+            let k = dist[p * n + b];
+            if k == u32::MAX {
+                continue;
+            }
+            let a = area_min(b, p);
+            if k == 0 {
+                at_start.push((b, a));
+            }
+            let e = best.entry((b, a)).or_insert(k);
+            *e = (*e).min(k);
+        }
+    }
+    best.into_iter()
+        .filter(|(key, _)| !at_start.contains(key))
+        .map(|((b, a), k)| (b, a, k))
+        .collect()
+}
+
+/// The reusable search behind the solver's macro moves: one `BoxReach` for every box of a
+/// board (its scratch reset between searches), squares forbidden to boxes left out, each
+/// end a distinct (square, player area) with the fewest pushes, and each end's path a
+/// legal push sequence that leaves the player in that area.
+#[test]
+fn box_reach_ends_match_brute_force() {
+    let mut rng = Rng(0x5EED_0FB0_C5C5);
+    let mut checked = 0;
+    let mut boards = 0;
+    while boards < 300 {
+        let Some(lv) = random_level(&mut rng) else { continue };
+        boards += 1;
+        let (board, pos) = (&lv.board, &lv.start);
+        let grid = Grid::new(board);
+        let mut cells = Cells::new(&grid, board, Some(pos));
+        let forbid: Vec<bool> =
+            (0..board.len()).map(|s| board.is_floor(s) && rng.below(100) < 10).collect();
+        for (s, _) in forbid.iter().enumerate().filter(|(_, &f)| f) {
+            cells.forbid_box(grid.index(s));
+        }
+        let mut reach = BoxReach::new(&grid);
+        let walk = walk_distances(board, pos);
+        for b in pos.box_squares() {
+            let bi = grid.index(b);
+            cells.unblock(&grid, bi);
+            let mut sides = 0u8;
+            for d in Dir::ALL {
+                if board.neighbor(b, d).is_some_and(|s| walk[s] != u32::MAX) {
+                    sides |= 1 << d.index();
+                }
+            }
+            reach.search(&grid, &cells, bi, sides);
+            let mut got = Vec::new();
+            let mut path = Vec::new();
+            for &node in reach.ends() {
+                let (t, side) = (grid.square(node as usize / 4), node as usize % 4);
+                let k = reach.pushes(node as usize).unwrap();
+                // Replay the path with the rules.
+                reach.path(&grid, node as usize, &mut path);
+                assert_eq!(path.len() as u32, k + 1);
+                let mut p = pos.clone();
+                for w in path.windows(2) {
+                    let from = grid.square(w[0] as usize / 4);
+                    let dir = Dir::from_index((w[1] as usize % 4) ^ 2);
+                    let stand = board.neighbor(from, dir.opposite()).unwrap();
+                    let walk = sokoban_path::walk_path(board, &p, stand).expect("walkable");
+                    for d in walk {
+                        p.apply(board, d).unwrap();
+                    }
+                    let m = p.apply(board, dir).expect("legal push");
+                    assert!(m.push);
+                    assert!(!forbid[board.neighbor(from, dir).unwrap()]);
+                }
+                assert!(p.has_box(t));
+                let player = board.neighbor(t, Dir::from_index(side)).unwrap();
+                assert_eq!(p.player, player);
+                // The area, named by its smallest square.
+                let area = walk_distances(board, &p)
+                    .iter()
+                    .position(|&d| d != u32::MAX)
+                    .unwrap();
+                got.push((t, area, k));
+            }
+            got.sort();
+            let want = brute_ends(&lv, b, &forbid);
+            assert_eq!(got, want, "box {b}\n{}", sokoban_core::format::to_xsb(&lv));
+            checked += got.len();
+            cells.block(&grid, bi);
+        }
+    }
+    assert!(checked > 1000, "only {checked} ends checked");
 }
