@@ -175,6 +175,19 @@ impl BoxReach {
     /// lifted off for the search) and every other box blocked; `sides` has bit `s` set when
     /// the player can now walk to the neighbour of `box_in` in direction `s`.
     pub fn search(&mut self, grid: &Grid, cells: &Cells, box_in: usize, sides: u8) {
+        self.run(grid, cells, box_in, sides, false);
+    }
+
+    /// Where the box on `box_in` can be *pulled* (the reverse game: the player steps away
+    /// from the box, which follows), with the same arguments as [`BoxReach::search`]. A
+    /// node's side is again where the player stands: after a pull in direction `e` the
+    /// player is on side `e` of the box. For the solver's packing plan (boxes taken out of
+    /// the goals) and reverse play.
+    pub fn search_pulls(&mut self, grid: &Grid, cells: &Cells, box_in: usize, sides: u8) {
+        self.run(grid, cells, box_in, sides, true);
+    }
+
+    fn run(&mut self, grid: &Grid, cells: &Cells, box_in: usize, sides: u8, pull: bool) {
         for &v in &self.queue {
             self.dist[v as usize] = NONE;
         }
@@ -215,9 +228,28 @@ impl BoxReach {
             if k > 1 {
                 self.ends.push(v as u32);
             }
+            let m = cells[b] & 15;
+            if pull {
+                // The player on side `e` steps on to the square beyond it, which must be
+                // free; the box follows onto side `e`.
+                for e in bits(m) {
+                    if e != s && !same_group(g, s, e) {
+                        continue;
+                    }
+                    let to = geom.step(b, e);
+                    if cells[to] & (1 << e) == 0 || cells[to] & NO_BOX != 0 {
+                        continue;
+                    }
+                    let w = 4 * to + e;
+                    if self.dist[w] == NONE {
+                        self.dist[w] = k;
+                        self.queue.push(w as u32);
+                    }
+                }
+                continue;
+            }
             // Directions with free squares on both sides of the box, the square ahead open
             // to a box.
-            let m = cells[b] & 15;
             let pushable = m & ((m >> 2) | (m << 2));
             for e in bits(pushable) {
                 let side = e ^ 2;
@@ -254,7 +286,7 @@ impl BoxReach {
     }
 
     /// The nodes of a fewest-push path from the start to `node` (reached in the last
-    /// search), start first, written into `out`. Each step from `(b, s)` to `(b', s')`
+    /// [`BoxReach::search`], not [`BoxReach::search_pulls`]), start first, written into `out`. Each step from `(b, s)` to `(b', s')`
     /// pushes the box from `b` in direction `s' ^ 2`.
     pub fn path(&self, grid: &Grid, node: usize, out: &mut Vec<u32>) {
         out.clear();
@@ -270,9 +302,7 @@ impl BoxReach {
             let gb = self.groups[b];
             let prev = (0..4)
                 .map(|s| 4 * b + s)
-                .find(|&v| {
-                    self.dist[v] == k - 1 && (v & 3 == side || same_group(gb, v & 3, side))
-                })
+                .find(|&v| self.dist[v] == k - 1 && (v & 3 == side || same_group(gb, v & 3, side)))
                 .expect("a reached node has a predecessor one push closer");
             out.push(prev as u32);
             w = prev;

@@ -4,7 +4,9 @@ mod common;
 
 use common::{brute, lurd, replay, try_level, walk_bfs, Rng};
 use sokoban_core::{Dir, Level};
-use sokoban_path::{box_path, fixtures, walk_distances, walk_path, BoxReach, BoxSearch, Cells, Grid};
+use sokoban_path::{
+    box_path, fixtures, walk_distances, walk_path, BoxReach, BoxSearch, Cells, Grid,
+};
 
 /// A random board: border walls, random interior walls, 1-3 boxes, as many goals.
 fn random_level(rng: &mut Rng) -> Option<Level> {
@@ -149,10 +151,11 @@ fn paths_are_deterministic() {
     assert_eq!(Some(w), walk_path(&lv.board, &lv.start, far));
 }
 
-/// Brute force for [`BoxReach`]: 0-1 BFS over (player, box) squares, pushes costing one.
+/// Brute force for [`BoxReach`]: 0-1 BFS over (player, box) squares, pushes (or pulls)
+/// costing one.
 /// Returns every (box square, player area) the box can be left in with at least one push,
 /// the area named by its smallest square, with the fewest pushes, sorted.
-fn brute_ends(lv: &Level, box_sq: usize, forbid: &[bool]) -> Vec<(usize, usize, u32)> {
+fn brute_ends(lv: &Level, box_sq: usize, forbid: &[bool], pull: bool) -> Vec<(usize, usize, u32)> {
     use std::collections::VecDeque;
     let (board, pos) = (&lv.board, &lv.start);
     let n = board.len();
@@ -166,6 +169,16 @@ fn brute_ends(lv: &Level, box_sq: usize, forbid: &[bool]) -> Vec<(usize, usize, 
         }
         for d in Dir::ALL {
             let Some(q) = board.neighbor(p, d).filter(|&q| !wall(q)) else { continue };
+            if pull && q != b && board.neighbor(p, d.opposite()) == Some(b) && !forbid[p] {
+                // Step away from the box, pulling it along.
+                if k + 1 < dist[q * n + p] {
+                    dist[q * n + p] = k + 1;
+                    dq.push_back((q, p, k + 1));
+                }
+            }
+            if q == b && pull {
+                continue;
+            }
             if q == b {
                 let Some(r) = board.neighbor(b, d).filter(|&r| !wall(r) && !forbid[r]) else {
                     continue;
@@ -224,11 +237,12 @@ fn brute_ends(lv: &Level, box_sq: usize, forbid: &[bool]) -> Vec<(usize, usize, 
 /// The reusable search behind the solver's macro moves: one `BoxReach` for every box of a
 /// board (its scratch reset between searches), squares forbidden to boxes left out, each
 /// end a distinct (square, player area) with the fewest pushes, and each end's path a
-/// legal push sequence that leaves the player in that area.
+/// legal push sequence that leaves the player in that area; pulls (the reverse game) give
+/// the ends the brute force finds with pulls.
 #[test]
 fn box_reach_ends_match_brute_force() {
     let mut rng = Rng(0x5EED_0FB0_C5C5);
-    let mut checked = 0;
+    let (mut checked, mut pulls) = (0, 0);
     let mut boards = 0;
     while boards < 300 {
         let Some(lv) = random_level(&mut rng) else { continue };
@@ -278,18 +292,30 @@ fn box_reach_ends_match_brute_force() {
                 let player = board.neighbor(t, Dir::from_index(side)).unwrap();
                 assert_eq!(p.player, player);
                 // The area, named by its smallest square.
-                let area = walk_distances(board, &p)
-                    .iter()
-                    .position(|&d| d != u32::MAX)
-                    .unwrap();
+                let area = walk_distances(board, &p).iter().position(|&d| d != u32::MAX).unwrap();
                 got.push((t, area, k));
             }
             got.sort();
-            let want = brute_ends(&lv, b, &forbid);
+            let want = brute_ends(&lv, b, &forbid, false);
             assert_eq!(got, want, "box {b}\n{}", sokoban_core::format::to_xsb(&lv));
             checked += got.len();
+            // Pulls: the same ends (square, player area, fewest pulls).
+            reach.search_pulls(&grid, &cells, bi, sides);
+            let mut pulled = Vec::new();
+            for &node in reach.ends() {
+                let (t, side) = (grid.square(node as usize / 4), node as usize % 4);
+                let mut p = pos.clone();
+                p.boxes[b] = false;
+                p.boxes[t] = true;
+                p.player = board.neighbor(t, Dir::from_index(side)).unwrap();
+                let area = walk_distances(board, &p).iter().position(|&d| d != u32::MAX).unwrap();
+                pulled.push((t, area, reach.pushes(node as usize).unwrap()));
+            }
+            pulled.sort();
+            assert_eq!(pulled, brute_ends(&lv, b, &forbid, true), "pulls of box {b}");
+            pulls += pulled.len();
             cells.block(&grid, bi);
         }
     }
-    assert!(checked > 1000, "only {checked} ends checked");
+    assert!(checked > 1000 && pulls > 1000, "only {checked} push and {pulls} pull ends checked");
 }
