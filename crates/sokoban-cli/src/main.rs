@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use sokoban_core::format::{self, Collection, Input};
 use sokoban_core::Level;
-use sokoban_solver::{Clock, Limit, Options, Solver, Status, StdClock, Step};
+use sokoban_solver::{Clock, Limit, Mode, Options, Solver, Status, StdClock, Step};
 
 const USAGE: &str = "\
 usage:
@@ -16,12 +16,14 @@ usage:
   sokoban convert [--to FORMAT] [--level N] [--base URL] [FILE]
       Read levels in any format (FILE or standard input) and print them in FORMAT:
       xsb (default), rle, mf8, sokoplayer, soko, sokobanscript, base64, collection.
-  sokoban solve FILE [--levels A-B] [--timeout SECONDS] [--memory MIB] [--csv]
-                     [--expect PUSHES.csv] [--progress]
-      Solve levels push-optimally, one after another (default timeout 10 s per level,
-      table 256 MiB). With --csv: 'level,status,pushes,moves,nodes,ms,lurd'. With
-      --expect, compare push counts with a 'level,pushes' file and exit 1 on a mismatch.
-      --progress prints each finished IDA* iteration to standard error.
+  sokoban solve FILE [--mode optimal|fast] [--levels A-B] [--timeout SECONDS]
+                     [--memory MIB] [--csv] [--expect PUSHES.csv] [--progress]
+      Solve levels one after another (default timeout 10 s per level). --mode optimal
+      (the default) finds push-optimal solutions (IDA*, table 256 MiB); --mode fast finds
+      any solution as quickly as it can (feature space search, store 1024 MiB).
+      With --csv: 'level,status,pushes,moves,nodes,ms,lurd'. With --expect, compare push
+      counts with a 'level,pushes' file and exit 1 on a mismatch. --progress prints each
+      finished IDA* iteration (or the fast search's read-out) to standard error.
   FILE may be '-' for standard input.";
 
 fn main() -> ExitCode {
@@ -227,7 +229,16 @@ fn parse_range(s: &str) -> Result<(usize, usize), String> {
 }
 
 fn solve(args: &[String]) -> Result<ExitCode, String> {
-    let a = Args::parse(args, &["levels", "timeout", "memory", "expect"], &["csv", "progress"])?;
+    let a = Args::parse(
+        args,
+        &["levels", "timeout", "memory", "expect", "mode"],
+        &["csv", "progress"],
+    )?;
+    let mode = match a.value("mode").unwrap_or("optimal") {
+        "optimal" => Mode::Optimal,
+        "fast" => Mode::Fast,
+        other => return Err(format!("--mode: '{other}' is not optimal or fast\n{USAGE}")),
+    };
     let [path] = a.positional.as_slice() else {
         return Err(format!("solve needs one FILE\n{USAGE}"));
     };
@@ -242,6 +253,7 @@ fn solve(args: &[String]) -> Result<ExitCode, String> {
     };
     let memory: usize = match a.value("memory") {
         Some(v) => v.parse().map_err(|_| format!("--memory: '{v}' is not a number"))?,
+        None if mode == Mode::Fast => 1024,
         None => 256,
     };
     let expect: Vec<(usize, usize)> = match a.value("expect") {
@@ -278,6 +290,7 @@ fn solve(args: &[String]) -> Result<ExitCode, String> {
         let options = Options {
             time_limit_ms: Some(timeout * 1000.0),
             table_mib: memory,
+            mode,
             ..Options::default()
         };
         let clock = StdClock::new();
@@ -287,9 +300,30 @@ fn solve(args: &[String]) -> Result<ExitCode, String> {
             .map_err(|err| format!("level {}: {err}", e.number))?;
         // The setup (push distances, groups) counts towards the time and its limit.
         solver.count_from(t0);
+        let mut next_report = 0.0;
         let report = loop {
             match solver.step(&clock, f64::INFINITY) {
                 Step::Done(r) => break r,
+                Step::Running(p) if show_progress && p.fast.is_some() => {
+                    if let Some(f) = &p.fast {
+                        if p.elapsed_ms >= next_report {
+                            next_report = p.elapsed_ms + 1000.0;
+                            eprintln!(
+                                "level {number}: {} {}/{}: {} positions, {} moves, {} cells, best packed {}/{}, {:.0} MiB, {:.1} s",
+                                f.strategy,
+                                f.strategy_number,
+                                f.strategies,
+                                f.positions,
+                                f.generated,
+                                f.cells,
+                                f.best_packed,
+                                f.goals,
+                                f.memory_bytes as f64 / (1 << 20) as f64,
+                                p.elapsed_ms / 1000.0
+                            );
+                        }
+                    }
+                }
                 Step::Running(p) if show_progress && p.iteration_done => eprintln!(
                     "level {number}: iteration {} done, {} nodes; at least {} pushes; {:.1} s, {:.2} M nodes/s",
                     p.iteration,
@@ -301,7 +335,12 @@ fn solve(args: &[String]) -> Result<ExitCode, String> {
                 Step::Running(_) => {}
             }
         };
-        if show_progress {
+        if let (true, Some(f)) = (show_progress, solver.fast_stats()) {
+            eprintln!(
+                "level {number}: {} positions, {} moves ({} duplicates, {} dead), {} cells, {} advised",
+                f.nodes, f.generated, f.duplicates, f.deadlocks, f.cells, f.advised
+            );
+        } else if show_progress {
             let st = solver.stats();
             let c = st.corral_tests;
             eprintln!(
@@ -354,6 +393,7 @@ fn solve(args: &[String]) -> Result<ExitCode, String> {
             let why = match report.status {
                 Status::Limit(Limit::Time) => " (time)".to_string(),
                 Status::Limit(Limit::Nodes) => " (nodes)".to_string(),
+                Status::Limit(Limit::Memory) => " (memory)".to_string(),
                 Status::Error => format!(" ({})", report.error.as_deref().unwrap_or("")),
                 _ => String::new(),
             };

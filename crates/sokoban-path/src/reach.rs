@@ -276,6 +276,12 @@ impl BoxReach {
         (d != NONE).then_some(d)
     }
 
+    /// Every node reached by the last search (the start nodes included), in order of
+    /// pushes (or pulls).
+    pub fn reached(&self) -> &[u32] {
+        &self.queue
+    }
+
     /// The places the box can be left by at least one push: for each square and each group
     /// of its sides the player can walk between, the node reached first (fewest pushes;
     /// `node / 4` is the square, `node % 4` the side the player ends on). In order of

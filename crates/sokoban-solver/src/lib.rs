@@ -18,6 +18,7 @@ pub mod assign;
 pub mod corral;
 pub mod corral_deadlock;
 pub mod deadlock;
+pub mod fast;
 pub mod fixed;
 pub mod groups;
 pub mod problem;
@@ -25,32 +26,48 @@ pub mod search;
 pub mod tt;
 
 use problem::{Problem, NONE};
-use search::{Engine, Event, Push};
+use search::{Engine, Event};
 use sokoban_core::{Board, Cell, Dir, Game, Level, Move, Position, Square};
 
 pub use deadlock::{dead_squares, deadlocked_boxes, DeadlockKind, Deadlocks};
+
+/// Which search runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// Push-optimal IDA*: the fewest pushes, proven.
+    #[default]
+    Optimal,
+    /// Any solution, as fast as possible: the feature space search over macro moves
+    /// ([`fast`]).
+    Fast,
+}
 
 /// Limits and reporting cadence of a search.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     /// Stop with [`Status::Limit`] after this many milliseconds (`None`: no limit).
     pub time_limit_ms: Option<f64>,
-    /// Stop with [`Status::Limit`] after this many nodes (`None`: no limit).
+    /// Stop with [`Status::Limit`] after this many nodes (`None`: no limit). The fast
+    /// search counts the moves it makes.
     pub node_limit: Option<u64>,
-    /// Memory for the transposition table, in MiB.
+    /// Memory for the search, in MiB: the optimal search's transposition table, or the
+    /// fast search's store of positions.
     pub table_mib: usize,
     /// Report progress at most this often inside an iteration, in milliseconds.
     pub progress_interval_ms: f64,
+    /// Which search.
+    pub mode: Mode,
 }
 
 impl Default for Options {
-    /// No time or node limit, a 64 MiB table, progress every 100 ms.
+    /// The optimal search, no time or node limit, a 64 MiB table, progress every 100 ms.
     fn default() -> Self {
         Options {
             time_limit_ms: None,
             node_limit: None,
             table_mib: 64,
             progress_interval_ms: 100.0,
+            mode: Mode::Optimal,
         }
     }
 }
@@ -113,6 +130,10 @@ pub struct Progress {
     /// `nodes_iteration` describe the iteration that just ended, and `threshold` is
     /// already the next iteration's (the proven lower bound on the pushes).
     pub iteration_done: bool,
+    /// The fast search's own read-out (`None` for the optimal search). Then `nodes` counts
+    /// the moves made, `iteration` is the strategy's number, and the threshold fields and
+    /// the table fields are 0.
+    pub fast: Option<fast::FastProgress>,
 }
 
 /// Why a search stopped early.
@@ -120,12 +141,14 @@ pub struct Progress {
 pub enum Limit {
     Time,
     Nodes,
+    /// The fast search filled its memory without a solution.
+    Memory,
 }
 
 /// How a search ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
-    /// A push-optimal solution was found and verified.
+    /// A solution was found and verified (push-optimal from the optimal search).
     Solved,
     /// Proved: no solution exists from the position.
     Unsolvable,
@@ -143,7 +166,7 @@ pub enum Status {
 pub struct Solution {
     /// All moves, walks and pushes, from the position solved.
     pub moves: Vec<Move>,
-    /// Number of pushes (optimal).
+    /// Number of pushes (optimal when the optimal search found it).
     pub pushes: usize,
 }
 
@@ -189,10 +212,17 @@ pub enum Step {
     Done(Report),
 }
 
-/// A search in progress, advanced by [`Solver::step`].
+/// The search behind a [`Solver`].
+enum Search {
+    Optimal(Box<Engine>),
+    Fast(Box<fast::FastSearch>),
+}
+
+/// A search in progress, advanced by [`Solver::step`]: the push-optimal IDA* or the fast
+/// search, as [`Options::mode`] says.
 pub struct Solver {
     level: Level,
-    engine: Engine,
+    search: Search,
     options: Options,
     t0: Option<f64>,
     last_report_ms: f64,
@@ -220,17 +250,31 @@ impl Solver {
                 board.goal_count()
             )));
         }
+        if options.mode == Mode::Fast && boxes.len() > fast::board::MAX_BOXES {
+            return Err(SetupError(format!(
+                "the fast search takes at most {} boxes",
+                fast::board::MAX_BOXES
+            )));
+        }
         let (reduced, boxes) = without_fixed_boxes(board, boxes);
         let p = Problem::new(&reduced);
         let player = p.compact[pos.player];
         let cboxes: Vec<u16> = boxes.iter().map(|&b| p.compact[b]).collect();
         debug_assert!(player != NONE && cboxes.iter().all(|&b| b != NONE));
         let bytes = options.table_mib.max(1) * 1024 * 1024;
-        let mut engine = Engine::new(p, player, &cboxes, bytes);
-        engine.enable_groups();
+        let search = match options.mode {
+            Mode::Optimal => {
+                let mut engine = Engine::new(p, player, &cboxes, bytes);
+                engine.enable_groups();
+                Search::Optimal(Box::new(engine))
+            }
+            Mode::Fast => {
+                Search::Fast(Box::new(fast::FastSearch::new(&reduced, p, player, &cboxes, bytes)))
+            }
+        };
         let mut start = level.clone();
         start.start = pos.clone();
-        Ok(Solver { level: start, engine, options, t0: None, last_report_ms: 0.0, done: None })
+        Ok(Solver { level: start, search, options, t0: None, last_report_ms: 0.0, done: None })
     }
 
     /// Count elapsed time (and the time limit) from `t0` on the search's clock instead of
@@ -242,39 +286,96 @@ impl Solver {
         }
     }
 
-    /// Counters of the search engine (threshold, iterations, nodes, PI-corral prunes).
+    /// Counters of the optimal search engine (threshold, iterations, nodes, PI-corral
+    /// prunes); all zero for the fast search (see [`Solver::fast_stats`]).
     pub fn stats(&self) -> search::Stats {
-        self.engine.stats()
+        match &self.search {
+            Search::Optimal(e) => e.stats(),
+            Search::Fast(_) => search::Stats::default(),
+        }
+    }
+
+    /// Counters of the fast search's strategy running (`None` for the optimal search).
+    pub fn fast_stats(&self) -> Option<fast::fess::FessStats> {
+        match &self.search {
+            Search::Optimal(_) => None,
+            Search::Fast(f) => Some(f.stats()),
+        }
+    }
+
+    /// The problem searched (compact squares of the board with fixed boxes as walls).
+    fn problem(&self) -> &Problem {
+        match &self.search {
+            Search::Optimal(e) => e.problem(),
+            Search::Fast(f) => f.problem(),
+        }
+    }
+
+    /// Nodes (optimal search) or moves made (fast search) so far.
+    fn nodes(&self) -> u64 {
+        match &self.search {
+            Search::Optimal(e) => e.stats().nodes,
+            Search::Fast(f) => f.progress().total_generated,
+        }
     }
 
     /// The current progress.
     pub fn progress(&self, clock: &dyn Clock) -> Progress {
-        let st = self.engine.stats();
         let elapsed = self.t0.map_or(0.0, |t| clock.now_ms() - t);
-        let (used, cap) = self.engine.table_fill();
-        Progress {
-            iteration: st.iteration,
-            threshold: st.threshold,
-            root_bound: st.root_bound,
-            nodes_iteration: st.nodes_iter,
-            nodes: st.nodes,
-            elapsed_ms: elapsed,
-            nodes_per_second: if elapsed > 0.0 { st.nodes as f64 * 1000.0 / elapsed } else { 0.0 },
-            table_used: used,
-            table_capacity: cap,
-            iteration_done: false,
+        let nodes = self.nodes();
+        let nodes_per_second = if elapsed > 0.0 { nodes as f64 * 1000.0 / elapsed } else { 0.0 };
+        match &self.search {
+            Search::Optimal(engine) => {
+                let st = engine.stats();
+                let (used, cap) = engine.table_fill();
+                Progress {
+                    iteration: st.iteration,
+                    threshold: st.threshold,
+                    root_bound: st.root_bound,
+                    nodes_iteration: st.nodes_iter,
+                    nodes,
+                    elapsed_ms: elapsed,
+                    nodes_per_second,
+                    table_used: used,
+                    table_capacity: cap,
+                    iteration_done: false,
+                    fast: None,
+                }
+            }
+            Search::Fast(f) => {
+                let fp = f.progress();
+                Progress {
+                    iteration: fp.strategy_number,
+                    threshold: 0,
+                    root_bound: 0,
+                    nodes_iteration: fp.generated,
+                    nodes,
+                    elapsed_ms: elapsed,
+                    nodes_per_second,
+                    table_used: 0,
+                    table_capacity: 0,
+                    iteration_done: false,
+                    fast: Some(fp),
+                }
+            }
         }
     }
 
     fn finish(&mut self, clock: &dyn Clock, status: Status, solution: Option<Solution>) -> Report {
-        let st = self.engine.stats();
+        let (iterations, threshold) = match &self.search {
+            Search::Optimal(e) => {
+                let st = e.stats();
+                (st.iteration, st.threshold)
+            }
+            Search::Fast(f) => (f.progress().strategy_number, 0),
+        };
         let r = Report {
             status,
             solution,
-            nodes: st.nodes,
+            nodes: self.nodes(),
             elapsed_ms: self.t0.map_or(0.0, |t| clock.now_ms() - t),
-            iterations: st.iteration,
-            threshold: st.threshold,
+            iterations,
+            threshold,
             error: None,
         };
         self.done = Some(r.clone());
@@ -289,8 +390,23 @@ impl Solver {
         self.finish(clock, Status::Cancelled, None)
     }
 
-    /// Search for up to about `slice_ms` milliseconds (checking the clock every 1024 nodes),
-    /// returning early at the end of an iteration or when progress is due.
+    /// Finish with a solution given as pushes (compact square the box leaves, direction),
+    /// after the rules engine has replayed it.
+    fn solved(&mut self, clock: &dyn Clock, pushes: &[(u16, u8)]) -> Report {
+        match build_solution(&self.level, self.problem(), pushes) {
+            Ok(sol) => self.finish(clock, Status::Solved, Some(sol)),
+            Err(e) => {
+                let mut r = self.finish(clock, Status::Error, None);
+                r.error = Some(format!("the solution failed verification: {e}"));
+                self.done = Some(r.clone());
+                r
+            }
+        }
+    }
+
+    /// Search for up to about `slice_ms` milliseconds (checking the clock every 1024 nodes,
+    /// or every few moves of the fast search), returning early at the end of an iteration or
+    /// when progress is due.
     pub fn step(&mut self, clock: &dyn Clock, slice_ms: f64) -> Step {
         if let Some(r) = &self.done {
             return Step::Done(r.clone());
@@ -304,37 +420,50 @@ impl Solver {
                     return Step::Done(self.finish(clock, Status::Limit(Limit::Time), None));
                 }
             }
-            let st = self.engine.stats();
-            let mut budget = 1024u64;
+            let nodes = self.nodes();
+            let mut budget = match self.search {
+                Search::Optimal(_) => 1024u64,
+                // A move of the fast search costs a box search per box: tens of microseconds.
+                Search::Fast(_) => 16u64,
+            };
             if let Some(limit) = self.options.node_limit {
-                if st.nodes >= limit {
+                if nodes >= limit {
                     let r = self.finish(clock, Status::Limit(Limit::Nodes), None);
                     return Step::Done(r);
                 }
-                budget = budget.min(limit - st.nodes);
+                budget = budget.min(limit - nodes);
             }
-            match self.engine.run(budget) {
-                Event::Budget => {}
-                Event::IterationDone => {
-                    let mut p = self.progress(clock);
-                    p.iteration_done = true;
-                    self.last_report_ms = clock.now_ms();
-                    return Step::Running(p);
-                }
-                Event::Solved(pushes) => {
-                    return Step::Done(match self.build_solution(&pushes) {
-                        Ok(sol) => self.finish(clock, Status::Solved, Some(sol)),
-                        Err(e) => {
-                            let mut r = self.finish(clock, Status::Error, None);
-                            r.error = Some(format!("the solution failed verification: {e}"));
-                            self.done = Some(r.clone());
-                            r
-                        }
-                    });
-                }
-                Event::Unsolvable => {
-                    return Step::Done(self.finish(clock, Status::Unsolvable, None));
-                }
+            match &mut self.search {
+                Search::Optimal(engine) => match engine.run(budget) {
+                    Event::Budget => {}
+                    Event::IterationDone => {
+                        let mut p = self.progress(clock);
+                        p.iteration_done = true;
+                        self.last_report_ms = clock.now_ms();
+                        return Step::Running(p);
+                    }
+                    Event::Solved(pushes) => {
+                        let pushes: Vec<(u16, u8)> =
+                            pushes.iter().map(|p| (p.from, p.dir)).collect();
+                        return Step::Done(self.solved(clock, &pushes));
+                    }
+                    Event::Unsolvable => {
+                        return Step::Done(self.finish(clock, Status::Unsolvable, None));
+                    }
+                },
+                Search::Fast(f) => match f.run(budget) {
+                    fast::FastEvent::Budget => {}
+                    fast::FastEvent::Solved(pushes) => {
+                        return Step::Done(self.solved(clock, &pushes));
+                    }
+                    fast::FastEvent::Unsolvable => {
+                        return Step::Done(self.finish(clock, Status::Unsolvable, None));
+                    }
+                    fast::FastEvent::OutOfMemory => {
+                        let r = self.finish(clock, Status::Limit(Limit::Memory), None);
+                        return Step::Done(r);
+                    }
+                },
             }
             let t = clock.now_ms();
             if t - self.last_report_ms >= self.options.progress_interval_ms || t >= slice_end {
@@ -343,35 +472,36 @@ impl Solver {
             }
         }
     }
+}
 
-    /// Turn pushes into moves (shortest walks between pushes) and replay them.
-    fn build_solution(&self, pushes: &[Push]) -> Result<Solution, String> {
-        let board = &self.level.board;
-        let p = self.engine.problem();
-        let mut pos = self.level.start.clone();
-        let mut moves = Vec::new();
-        for push in pushes {
-            let from = p.board_sq[push.from as usize];
-            let dir = Dir::from_index(push.dir as usize);
-            let stand = board.neighbor(from, dir.opposite()).ok_or("push from off the board")?;
-            let walk = sokoban_path::walk_path(board, &pos, stand)
-                .ok_or("player cannot reach the push")?;
-            for d in walk {
-                moves.push(pos.apply(board, d).ok_or("walk blocked")?);
-            }
-            let m = pos.apply(board, dir).ok_or("push blocked")?;
-            if !m.push {
-                return Err("push did not move a box".into());
-            }
-            moves.push(m);
+/// Turn pushes (compact square of `p` the box leaves, direction) into moves (shortest walks
+/// between pushes) from the level's start, and replay them with the rules engine: the
+/// solution only if they solve the level.
+fn build_solution(level: &Level, p: &Problem, pushes: &[(u16, u8)]) -> Result<Solution, String> {
+    let board = &level.board;
+    let mut pos = level.start.clone();
+    let mut moves = Vec::new();
+    for &(from, dir) in pushes {
+        let from = *p.board_sq.get(from as usize).ok_or("push from off the floor")?;
+        let dir = Dir::from_index(dir as usize);
+        let stand = board.neighbor(from, dir.opposite()).ok_or("push from off the board")?;
+        let walk =
+            sokoban_path::walk_path(board, &pos, stand).ok_or("player cannot reach the push")?;
+        for d in walk {
+            moves.push(pos.apply(board, d).ok_or("walk blocked")?);
         }
-        let mut game = Game::new(self.level.clone());
-        game.play(&moves).map_err(|e| e.message)?;
-        if !game.is_solved() {
-            return Err("the moves do not solve the level".into());
+        let m = pos.apply(board, dir).ok_or("push blocked")?;
+        if !m.push {
+            return Err("push did not move a box".into());
         }
-        Ok(Solution { pushes: game.pushes(), moves })
+        moves.push(m);
     }
+    let mut game = Game::new(level.clone());
+    game.play(&moves).map_err(|e| e.message)?;
+    if !game.is_solved() {
+        return Err("the moves do not solve the level".into());
+    }
+    Ok(Solution { pushes: game.pushes(), moves })
 }
 
 /// The board with the boxes that can never move again and stand on goals (with every box

@@ -410,6 +410,17 @@ impl AreaFlood {
     pub fn reached(&self, s: u16) -> bool {
         self.seen[s as usize] == self.stamp
     }
+
+    /// The marks of the last flood: `marks[s] == stamp` where it reached (the form the
+    /// corral analysis reads).
+    pub fn marks(&self) -> (&[u32], u32) {
+        (&self.seen, self.stamp)
+    }
+
+    /// The squares of the last flood's area, in the order reached.
+    pub fn area(&self) -> &[u16] {
+        &self.queue
+    }
 }
 
 /// Hashing for maps keyed by Zobrist hashes: the keys are random already, use them as they

@@ -1,0 +1,277 @@
+//! The fast search's view of a position: the boxes (sorted compact squares), the player's
+//! area, the padded cells the box searches read, and macro moves (one box pushed to any
+//! place it can reach while the others stay put) generated with `sokoban_path::BoxReach`.
+
+use sokoban_core::Board;
+use sokoban_path::{BoxReach, Cells, Grid};
+
+use crate::problem::{AreaFlood, Problem, NONE};
+
+/// The board laid out for the box searches: the padded grid, the maps between compact and
+/// padded squares, and the empty board's cells with the dead squares closed to boxes.
+pub struct Layout {
+    pub grid: Grid,
+    /// Padded index of each compact square.
+    pub pad: Vec<u32>,
+    /// Compact square of each padded index (`NONE` off the floor).
+    pub compact: Vec<u16>,
+    /// Cells of the empty board; dead squares are [`sokoban_path::NO_BOX`].
+    pub base: Cells,
+}
+
+impl Layout {
+    /// The layout of `board` (the board `p` was built from).
+    pub fn new(board: &Board, p: &Problem) -> Layout {
+        let grid = Grid::new(board);
+        let pad: Vec<u32> = p.board_sq.iter().map(|&s| grid.index(s) as u32).collect();
+        let mut compact = vec![NONE; grid.len()];
+        for (c, &i) in pad.iter().enumerate() {
+            compact[i as usize] = c as u16;
+        }
+        let mut base = Cells::new(&grid, board, None);
+        for (c, &i) in pad.iter().enumerate() {
+            if p.dead[c] && !p.is_goal[c] {
+                base.forbid_box(i as usize);
+            }
+        }
+        Layout { grid, pad, compact, base }
+    }
+}
+
+/// A macro move: box number `box_i` (in the position's sorted box list) pushed to `to`,
+/// the player ending on side `side` of it, in `pushes` pushes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Move {
+    pub box_i: u16,
+    pub to: u16,
+    pub side: u8,
+    pub pushes: u16,
+}
+
+impl Move {
+    /// The move in 32 bits (box number: 14 bits, side: 2, square: 16); the push count is
+    /// not kept.
+    #[inline]
+    pub fn pack(self) -> u32 {
+        (self.box_i as u32) << 18 | (self.side as u32) << 16 | self.to as u32
+    }
+
+    /// A move from [`Move::pack`] (with no push count).
+    #[inline]
+    pub fn unpack(m: u32) -> Move {
+        Move { box_i: (m >> 18) as u16, side: ((m >> 16) & 3) as u8, to: m as u16, pushes: 0 }
+    }
+}
+
+/// Most boxes a macro move can name (14 bits).
+pub const MAX_BOXES: usize = 1 << 14;
+
+/// One position being looked at, with everything the analysis reads.
+pub struct State {
+    /// Box squares, sorted.
+    pub boxes: Vec<u16>,
+    /// Index into `boxes` of the box on each square, `NONE` where none.
+    pub box_at: Vec<u16>,
+    /// True where a box stands.
+    pub occupied: Vec<bool>,
+    /// Padded cells with the boxes blocked.
+    pub cells: Cells,
+    /// The player's area (after [`State::flood`]).
+    pub flood: AreaFlood,
+    /// A square of the player's area (the player's own square when known).
+    pub player: u16,
+    /// The smallest square of the player's area.
+    pub norm: u16,
+    /// Zobrist hash of the box squares.
+    pub hash: u64,
+}
+
+impl State {
+    /// An empty board.
+    pub fn new(p: &Problem, layout: &Layout) -> State {
+        State {
+            boxes: Vec::new(),
+            box_at: vec![NONE; p.n],
+            occupied: vec![false; p.n],
+            cells: layout.base.clone(),
+            flood: AreaFlood::new(p.n),
+            player: 0,
+            norm: 0,
+            hash: 0,
+        }
+    }
+
+    /// Set the position: `boxes` (sorted) and a square of the player's area; floods.
+    pub fn set(&mut self, p: &Problem, layout: &Layout, boxes: &[u16], player: u16) {
+        for &b in &self.boxes {
+            self.box_at[b as usize] = NONE;
+            self.occupied[b as usize] = false;
+            self.cells.unblock(&layout.grid, layout.pad[b as usize] as usize);
+        }
+        self.boxes.clear();
+        self.boxes.extend_from_slice(boxes);
+        self.hash = 0;
+        for (i, &b) in boxes.iter().enumerate() {
+            self.box_at[b as usize] = i as u16;
+            self.occupied[b as usize] = true;
+            self.cells.block(&layout.grid, layout.pad[b as usize] as usize);
+            self.hash ^= p.z_box[b as usize];
+        }
+        self.player = player;
+        self.flood(p);
+    }
+
+    /// Flood the player's area from `player`; sets `norm`.
+    pub fn flood(&mut self, p: &Problem) {
+        self.norm = self.flood.flood(p, &self.occupied, self.player);
+    }
+
+    /// Push box `i` to `to` (a macro move), the player ending on `player`; keeps the boxes
+    /// sorted and floods. Returns the box's new index.
+    pub fn move_box(
+        &mut self,
+        p: &Problem,
+        layout: &Layout,
+        i: usize,
+        to: u16,
+        player: u16,
+    ) -> usize {
+        let from = self.boxes[i];
+        self.occupied[from as usize] = false;
+        self.box_at[from as usize] = NONE;
+        self.cells.unblock(&layout.grid, layout.pad[from as usize] as usize);
+        self.occupied[to as usize] = true;
+        self.cells.block(&layout.grid, layout.pad[to as usize] as usize);
+        self.hash ^= p.z_box[from as usize] ^ p.z_box[to as usize];
+        // Keep the list sorted: slide the box to its new place.
+        let mut k = i;
+        self.boxes[k] = to;
+        while k > 0 && self.boxes[k - 1] > to {
+            self.boxes[k] = self.boxes[k - 1];
+            self.box_at[self.boxes[k] as usize] = k as u16;
+            k -= 1;
+        }
+        while k + 1 < self.boxes.len() && self.boxes[k + 1] < to {
+            self.boxes[k] = self.boxes[k + 1];
+            self.box_at[self.boxes[k] as usize] = k as u16;
+            k += 1;
+        }
+        self.boxes[k] = to;
+        self.box_at[to as usize] = k as u16;
+        self.player = player;
+        self.flood(p);
+        k
+    }
+
+    /// Table key: the boxes and the player's area.
+    #[inline]
+    pub fn key(&self, p: &Problem) -> u64 {
+        self.hash ^ p.z_player[self.norm as usize]
+    }
+
+    /// True when every box stands on a goal.
+    pub fn solved(&self, p: &Problem) -> bool {
+        self.boxes.iter().all(|&b| p.is_goal[b as usize])
+    }
+}
+
+/// Macro move generation: scratch for the box searches.
+pub struct MoveGen {
+    reach: BoxReach,
+}
+
+impl MoveGen {
+    pub fn new(layout: &Layout) -> MoveGen {
+        MoveGen { reach: BoxReach::new(&layout.grid) }
+    }
+
+    /// The sides of box `b` (compact) the player can reach now.
+    #[inline]
+    fn player_sides(p: &Problem, st: &State, b: u16) -> u8 {
+        let mut sides = 0u8;
+        for d in 0..4 {
+            let s = p.nbr[b as usize][d];
+            if s != NONE && st.flood.reached(s) {
+                sides |= 1 << d;
+            }
+        }
+        sides
+    }
+
+    /// Every macro move of the position in `st` (flooded), appended to `out`: for each box,
+    /// each place it can be left (square and player area) with the fewest pushes.
+    pub fn generate(&mut self, p: &Problem, layout: &Layout, st: &mut State, out: &mut Vec<Move>) {
+        for i in 0..st.boxes.len() {
+            self.box_moves(p, layout, st, i, out);
+        }
+    }
+
+    /// The macro moves of box `i`, appended to `out`.
+    pub fn box_moves(
+        &mut self,
+        p: &Problem,
+        layout: &Layout,
+        st: &mut State,
+        i: usize,
+        out: &mut Vec<Move>,
+    ) {
+        let b = st.boxes[i];
+        let sides = Self::player_sides(p, st, b);
+        // A box with no push possible now has no moves: skip the search.
+        let bi = layout.pad[b as usize] as usize;
+        let mut any = false;
+        for d in 0..4 {
+            if sides & (1 << d) != 0 {
+                let ahead = layout.grid.step(bi, d ^ 2);
+                if st.cells.box_may_enter(ahead) {
+                    any = true;
+                    break;
+                }
+            }
+        }
+        if !any {
+            return;
+        }
+        st.cells.unblock(&layout.grid, bi);
+        self.reach.search(&layout.grid, &st.cells, bi, sides);
+        st.cells.block(&layout.grid, bi);
+        for &node in self.reach.ends() {
+            let to = layout.compact[node as usize / 4];
+            let pushes = self.reach.pushes(node as usize).unwrap_or(0);
+            out.push(Move {
+                box_i: i as u16,
+                to,
+                side: (node % 4) as u8,
+                pushes: pushes.min(u16::MAX as u32) as u16,
+            });
+        }
+    }
+
+    /// The pushes of move `m` from the position in `st` (flooded), as (compact square the box
+    /// leaves, direction), appended to `out`. None if the move is not possible there.
+    pub fn pushes_of(
+        &mut self,
+        p: &Problem,
+        layout: &Layout,
+        st: &mut State,
+        m: Move,
+        out: &mut Vec<(u16, u8)>,
+    ) -> Option<()> {
+        let b = *st.boxes.get(m.box_i as usize)?;
+        let sides = Self::player_sides(p, st, b);
+        let bi = layout.pad[b as usize] as usize;
+        st.cells.unblock(&layout.grid, bi);
+        self.reach.search(&layout.grid, &st.cells, bi, sides);
+        st.cells.block(&layout.grid, bi);
+        let node = 4 * layout.pad[m.to as usize] as usize + m.side as usize;
+        self.reach.pushes(node)?;
+        let mut path = Vec::new();
+        self.reach.path(&layout.grid, node, &mut path);
+        for w in path.windows(2) {
+            let from = layout.compact[w[0] as usize / 4];
+            let dir = ((w[1] % 4) ^ 2) as u8;
+            out.push((from, dir));
+        }
+        Some(())
+    }
+}

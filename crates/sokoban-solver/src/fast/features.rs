@@ -1,0 +1,198 @@
+//! The features of a position that place it in the fast search's feature space (FESS):
+//! goals packed in plan order, boxes out of plan, the number of areas the boxes cut the
+//! player's floor into, and the passages between rooms that boxes block.
+
+use super::plan::{Packing, Plan};
+use crate::problem::{Problem, NONE};
+
+/// A position's place in the feature space.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Features {
+    /// Goals packed in plan order (more is better).
+    pub packed: u16,
+    /// Boxes on goals out of plan order (fewer is better).
+    pub out_of_plan: u16,
+    /// Areas of free floor (fewer is better; 1 when the player can go everywhere).
+    pub regions: u16,
+    /// Passages between rooms with a box in them (fewer is better).
+    pub blocked_links: u16,
+}
+
+impl Features {
+    /// The features as one number (a map key).
+    pub fn key(&self) -> u64 {
+        (self.packed as u64) << 48
+            | (self.out_of_plan as u64) << 32
+            | (self.regions as u64) << 16
+            | self.blocked_links as u64
+    }
+
+    /// A ranking of how close the features look to the solved position: more packed first,
+    /// then fewer out of plan, fewer areas, fewer blocked passages (smaller is better).
+    pub fn rank(&self) -> (std::cmp::Reverse<u16>, u16, u16, u16) {
+        (std::cmp::Reverse(self.packed), self.out_of_plan, self.regions, self.blocked_links)
+    }
+}
+
+/// The rooms of a board and the passages that link them. A passage square is a floor square
+/// with walls on two opposite sides; a passage is a run of passage squares; it links rooms
+/// when it opens onto room floor at two places or more (a dead-end corridor links nothing).
+#[derive(Clone, Debug)]
+pub struct Rooms {
+    /// The link of each square on a linking passage, `NONE` elsewhere.
+    pub link_of: Vec<u16>,
+    /// Number of links.
+    pub links: usize,
+}
+
+impl Rooms {
+    pub fn new(p: &Problem) -> Rooms {
+        let n = p.n;
+        let wall = |s: usize, d: usize| p.nbr[s][d] == NONE;
+        let passage: Vec<bool> =
+            (0..n).map(|s| (wall(s, 0) && wall(s, 2)) || (wall(s, 1) && wall(s, 3))).collect();
+        let mut comp = vec![NONE; n];
+        let mut link_of = vec![NONE; n];
+        let mut links = 0u16;
+        let mut stack = Vec::new();
+        let mut members = Vec::new();
+        for s0 in 0..n {
+            if !passage[s0] || comp[s0] != NONE {
+                continue;
+            }
+            comp[s0] = 0;
+            stack.push(s0 as u16);
+            members.clear();
+            let mut contacts = 0;
+            while let Some(x) = stack.pop() {
+                members.push(x);
+                for &y in &p.nbr[x as usize] {
+                    if y == NONE {
+                        continue;
+                    }
+                    if passage[y as usize] {
+                        if comp[y as usize] == NONE {
+                            comp[y as usize] = 0;
+                            stack.push(y);
+                        }
+                    } else {
+                        contacts += 1;
+                    }
+                }
+            }
+            if contacts >= 2 {
+                for &x in &members {
+                    link_of[x as usize] = links;
+                }
+                links += 1;
+            }
+        }
+        Rooms { link_of, links: links as usize }
+    }
+}
+
+/// Scratch for the feature computations.
+pub struct FeatureScratch {
+    label: Vec<u32>,
+    stamp: u32,
+    /// The first label of the last [`FeatureScratch::regions`] run.
+    last_base: u32,
+    stack: Vec<u16>,
+    link_boxes: Vec<u16>,
+}
+
+impl FeatureScratch {
+    pub fn new(p: &Problem, rooms: &Rooms) -> FeatureScratch {
+        FeatureScratch {
+            label: vec![0; p.n],
+            stamp: 0,
+            last_base: 1,
+            stack: Vec::with_capacity(p.n),
+            link_boxes: vec![0; rooms.links],
+        }
+    }
+
+    /// The features of a position.
+    pub fn features(
+        &mut self,
+        p: &Problem,
+        plan: &Plan,
+        rooms: &Rooms,
+        boxes: &[u16],
+        occupied: &[bool],
+    ) -> Features {
+        let Packing { packed, out_of_plan } = plan.packing(p, occupied);
+        Features {
+            packed,
+            out_of_plan,
+            regions: self.regions(p, occupied),
+            blocked_links: self.blocked_links(rooms, boxes),
+        }
+    }
+
+    /// Number of areas of free floor.
+    pub fn regions(&mut self, p: &Problem, occupied: &[bool]) -> u16 {
+        self.next_stamps();
+        let base = self.stamp;
+        self.last_base = base;
+        let mut count = 0u32;
+        for s0 in 0..p.n {
+            if occupied[s0] || self.label[s0] >= base {
+                continue;
+            }
+            let id = base + count;
+            count += 1;
+            self.label[s0] = id;
+            self.stack.clear();
+            self.stack.push(s0 as u16);
+            while let Some(x) = self.stack.pop() {
+                for &y in &p.nbr[x as usize] {
+                    if y != NONE && !occupied[y as usize] && self.label[y as usize] < base {
+                        self.label[y as usize] = id;
+                        self.stack.push(y);
+                    }
+                }
+            }
+        }
+        self.stamp = base + count;
+        count as u16
+    }
+
+    /// The area of free square `s` after [`FeatureScratch::regions`] (equal numbers: same
+    /// area); `None` for a square with a box.
+    pub fn area_of(&self, s: u16) -> Option<u32> {
+        let l = self.label[s as usize];
+        (l >= self.last_base).then_some(l)
+    }
+
+    /// Passages with a box in them; also leaves the count of boxes per link for
+    /// [`FeatureScratch::boxes_on_link`].
+    pub fn blocked_links(&mut self, rooms: &Rooms, boxes: &[u16]) -> u16 {
+        self.link_boxes.fill(0);
+        let mut blocked = 0;
+        for &b in boxes {
+            let l = rooms.link_of[b as usize];
+            if l != NONE {
+                if self.link_boxes[l as usize] == 0 {
+                    blocked += 1;
+                }
+                self.link_boxes[l as usize] += 1;
+            }
+        }
+        blocked
+    }
+
+    /// Boxes on link `l` (after [`FeatureScratch::blocked_links`]).
+    pub fn boxes_on_link(&self, l: u16) -> u16 {
+        self.link_boxes[l as usize]
+    }
+
+    /// Make room for a new run of labels (labels of older runs stay below it).
+    fn next_stamps(&mut self) {
+        if self.stamp > u32::MAX - self.label.len() as u32 - 2 {
+            self.label.fill(0);
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+    }
+}

@@ -1,0 +1,698 @@
+//! Feature space search (FESS, Shoham & Schaeffer 2020) over macro moves.
+//!
+//! Every position found is filed in a *cell* of the feature space by its [`Features`]. The
+//! search visits the non-empty cells in turn (round robin, every other turn going to the
+//! cell with the best features instead); in the cell visited it takes, over all positions
+//! filed there, the untried move of least accumulated weight and makes it: one child per
+//! visit. A position's moves are all its macro moves. A handful of *advisors* each nominate
+//! at most one of them — the move that packs the next goal of the plan, the one that joins
+//! the most player areas, one that takes a box out of a passage between rooms, one that
+//! takes an out-of-plan box off its goal — and those weigh 0; every other move weighs 1.
+//! A child's weight is its parent's plus the move's. Among moves of equal weight the newer
+//! position goes first.
+//!
+//! Positions are stored compactly (sorted box squares, the player's area by its smallest
+//! square) with their untried moves, and recognised again by a 64-bit key. Children that
+//! the shared analysis proves dead (freeze, boxes frozen on goals that cut off goals,
+//! corrals, the matching of boxes to goals they can reach) are never stored. Memory is
+//! bounded: when the store reaches its budget the search stops and says so.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+use std::sync::Arc;
+
+use super::board::{Layout, Move, MoveGen, State, MAX_BOXES};
+use super::features::{FeatureScratch, Features, Rooms};
+use super::plan::Plan;
+use crate::assign::{Assignment, INF_COST};
+use crate::corral::{Corrals, Verdict};
+use crate::corral_deadlock::CorralSearch;
+use crate::deadlock::freeze_status;
+use crate::fixed::FixedGoals;
+use crate::problem::{Keyed, Problem, INF_DIST, NONE};
+
+/// Node id of "no node".
+const NO_NODE: u32 = u32::MAX;
+/// Seen-table value of a position proved dead.
+const DEAD: u32 = u32::MAX;
+/// Moves of boxes next to two player areas or more that the area advisor tries.
+const AREA_TRIES: usize = 24;
+
+/// How one strategy runs the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Every other visit goes to the cell with the best features.
+    pub alternate_best: bool,
+    /// Advisors nominate moves (weight 0); off: every move weighs 1.
+    pub advisors: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { alternate_best: true, advisors: true }
+    }
+}
+
+/// A stored position.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    parent: u32,
+    /// The move from the parent ([`Move::pack`]).
+    mv: u32,
+    weight: u32,
+    /// Its moves: `moves[moves_at..moves_at + moves_len]`, the first `advised` nominated.
+    moves_at: u32,
+    moves_len: u32,
+    /// The next untried move.
+    next: u32,
+    advised: u32,
+    /// Smallest square of the player's area.
+    norm: u16,
+}
+
+/// A cell of the feature space: the positions filed there with untried moves, by the
+/// weight of their next move (newest first among equals).
+struct Cell {
+    features: Features,
+    heap: BinaryHeap<Reverse<u64>>,
+}
+
+/// Counters of a search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FessStats {
+    /// Positions stored.
+    pub nodes: u64,
+    /// Moves made (children generated).
+    pub generated: u64,
+    /// Children that were positions seen before.
+    pub duplicates: u64,
+    /// Children proved dead.
+    pub deadlocks: u64,
+    /// Cells of the feature space in use.
+    pub cells: usize,
+    /// Most goals packed in plan order by any position.
+    pub best_packed: u16,
+    /// Moves nominated by advisors.
+    pub advised: u64,
+}
+
+/// What [`Fess::run`] stopped for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FessEvent {
+    /// The budget of this call is used up.
+    Budget,
+    /// Solved: the pushes from the root (compact square the box leaves, direction).
+    Solved(Vec<(u16, u8)>),
+    /// Every move of every position was made: no solution (proved: every position reachable
+    /// from the root was stored or proved dead).
+    Exhausted,
+    /// The store reached its memory budget.
+    MemoryFull,
+}
+
+/// The static analysis the search reads, shared by strategies.
+pub struct Analysis {
+    pub p: Arc<Problem>,
+    pub layout: Arc<Layout>,
+    pub plan: Arc<Plan>,
+    pub rooms: Arc<Rooms>,
+    /// Fewest pushes from each square to its nearest goal.
+    pub nearest: Vec<u16>,
+    /// Goal number of each square, `NONE` off the goals.
+    pub goal_no: Vec<u16>,
+}
+
+impl Analysis {
+    pub fn new(p: Arc<Problem>, layout: Arc<Layout>, plan: Arc<Plan>) -> Analysis {
+        let n = p.n;
+        let nearest = (0..n)
+            .map(|s| (0..p.goals.len()).map(|j| p.dist[j * n + s]).min().unwrap_or(INF_DIST))
+            .collect();
+        let mut goal_no = vec![NONE; n];
+        for (j, &g) in p.goals.iter().enumerate() {
+            goal_no[g as usize] = j as u16;
+        }
+        let rooms = Arc::new(Rooms::new(&p));
+        Analysis { p, layout, plan, rooms, nearest, goal_no }
+    }
+}
+
+/// The search.
+pub struct Fess {
+    a: Arc<Analysis>,
+    config: Config,
+    st: State,
+    gen: MoveGen,
+    feats: FeatureScratch,
+    walls: Vec<u16>,
+    fixed: FixedGoals,
+    corrals: Corrals,
+    corral_pushes: Vec<(u16, u8)>,
+    corral_search: CorralSearch,
+    assign: Assignment,
+    costs: Vec<u16>,
+    nb: usize,
+    nodes: Vec<Node>,
+    positions: Vec<u16>,
+    moves: Vec<u32>,
+    seen: HashMap<u64, u32, Keyed>,
+    cells: Vec<Cell>,
+    cell_of: HashMap<u64, u32, Keyed>,
+    heap_entries: usize,
+    cursor: usize,
+    turn: u64,
+    best_cell: u32,
+    /// The node whose position `st` holds (`NO_NODE`: none).
+    loaded: u32,
+    memory_limit: usize,
+    full: bool,
+    // Scratch.
+    move_buf: Vec<Move>,
+    order: Vec<(i32, u32)>,
+    next_goals: Vec<u16>,
+    mark: Vec<u32>,
+    mark_stamp: u32,
+    pub stats: FessStats,
+}
+
+impl Fess {
+    /// A search from a position (compact squares; boxes sorted or not) with a memory budget
+    /// in bytes for its store. The root is checked: [`Fess::run`] reports a dead root as
+    /// exhausted at once.
+    pub fn new(
+        a: Arc<Analysis>,
+        config: Config,
+        player: u16,
+        boxes: &[u16],
+        memory_limit: usize,
+    ) -> Fess {
+        let p = Arc::clone(&a.p);
+        let ng = p.goals.len();
+        let nb = boxes.len();
+        assert!(nb <= MAX_BOXES && nb == ng, "as many boxes as goals, at most {MAX_BOXES}");
+        let mut f = Fess {
+            st: State::new(&p, &a.layout),
+            gen: MoveGen::new(&a.layout),
+            feats: FeatureScratch::new(&p, &a.rooms),
+            walls: Vec::with_capacity(16),
+            fixed: FixedGoals::new(&p),
+            corrals: Corrals::new(p.n, true),
+            corral_pushes: Vec::new(),
+            corral_search: CorralSearch::new(&p),
+            assign: Assignment::new(ng),
+            costs: vec![0; ng * ng],
+            nb,
+            nodes: Vec::new(),
+            positions: Vec::new(),
+            moves: Vec::new(),
+            seen: HashMap::default(),
+            cells: Vec::new(),
+            cell_of: HashMap::default(),
+            heap_entries: 0,
+            cursor: 0,
+            turn: 0,
+            best_cell: 0,
+            loaded: NO_NODE,
+            memory_limit,
+            full: false,
+            move_buf: Vec::new(),
+            order: Vec::new(),
+            next_goals: Vec::new(),
+            mark: vec![0; p.n],
+            mark_stamp: 0,
+            stats: FessStats::default(),
+            config,
+            a,
+        };
+        let mut sorted = boxes.to_vec();
+        sorted.sort_unstable();
+        f.st.set(&p, &f.a.layout, &sorted, player);
+        if f.root_dead() {
+            return f; // no node: exhausted
+        }
+        let key = f.st.key(&p);
+        let id = f.store(NO_NODE, 0, 0);
+        f.seen.insert(key, id);
+        f.loaded = id;
+        if !f.st.solved(&p) {
+            f.prepare(id);
+        }
+        f
+    }
+
+    /// True when the root is solved already (the search has nothing to do).
+    pub fn root_solved(&self) -> bool {
+        !self.nodes.is_empty() && {
+            let p = &self.a.p;
+            self.positions[..self.nb].iter().all(|&b| p.is_goal[b as usize])
+        }
+    }
+
+    /// Bytes held by the store.
+    pub fn memory(&self) -> usize {
+        self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.positions.capacity() * 2
+            + self.moves.capacity() * 4
+            + self.seen.capacity() * 13
+            + self.cell_of.capacity() * 13
+            + self.cells.capacity() * std::mem::size_of::<Cell>()
+            + self.heap_entries * 8
+    }
+
+    /// The features of the best cell (most packed).
+    pub fn best_features(&self) -> Option<Features> {
+        self.cells.get(self.best_cell as usize).map(|c| c.features)
+    }
+
+    /// Search for up to `budget` moves.
+    pub fn run(&mut self, budget: u64) -> FessEvent {
+        if self.nodes.is_empty() {
+            return FessEvent::Exhausted;
+        }
+        if self.root_solved() {
+            return FessEvent::Solved(Vec::new());
+        }
+        for _ in 0..budget {
+            if self.full {
+                return FessEvent::MemoryFull;
+            }
+            let Some(c) = self.pick_cell() else { return FessEvent::Exhausted };
+            let Reverse(entry) = self.cells[c].heap.pop().expect("picked cells are not empty");
+            self.heap_entries -= 1;
+            let id = u32::MAX - entry as u32;
+            let node = &mut self.nodes[id as usize];
+            let k = node.next;
+            node.next += 1;
+            let mv = self.moves[(node.moves_at + k) as usize];
+            let weight = node.weight + (k >= node.advised) as u32;
+            if node.next < node.moves_len {
+                let w = node.weight + (node.next >= node.advised) as u32;
+                self.cells[c].heap.push(Reverse((w as u64) << 32 | (u32::MAX - id) as u64));
+                self.heap_entries += 1;
+            }
+            if let Some(solved) = self.expand(id, mv, weight) {
+                return FessEvent::Solved(self.pushes_to(solved));
+            }
+        }
+        FessEvent::Budget
+    }
+
+    /// The next cell to visit.
+    fn pick_cell(&mut self) -> Option<usize> {
+        self.turn += 1;
+        if self.config.alternate_best && self.turn % 2 == 0 {
+            if self.cells[self.best_cell as usize].heap.is_empty() {
+                self.best_cell = self.find_best_cell();
+            }
+            if !self.cells[self.best_cell as usize].heap.is_empty() {
+                return Some(self.best_cell as usize);
+            }
+        }
+        let len = self.cells.len();
+        for k in 0..len {
+            let c = (self.cursor + k) % len;
+            if !self.cells[c].heap.is_empty() {
+                self.cursor = c + 1;
+                return Some(c);
+            }
+        }
+        None
+    }
+
+    /// The non-empty cell with the best features (the current best if none).
+    fn find_best_cell(&self) -> u32 {
+        let mut best: Option<u32> = None;
+        for (i, c) in self.cells.iter().enumerate() {
+            if c.heap.is_empty() {
+                continue;
+            }
+            if best.is_none_or(|b| c.features.rank() < self.cells[b as usize].features.rank()) {
+                best = Some(i as u32);
+            }
+        }
+        best.unwrap_or(self.best_cell)
+    }
+
+    /// Load a stored position into the state.
+    fn load(&mut self, id: u32) {
+        if self.loaded == id {
+            return;
+        }
+        let at = id as usize * self.nb;
+        let norm = self.nodes[id as usize].norm;
+        let p = &self.a.p;
+        self.st.set(p, &self.a.layout, &self.positions[at..at + self.nb], norm);
+        self.loaded = id;
+    }
+
+    /// Store the position in the state as a new node.
+    fn store(&mut self, parent: u32, mv: u32, weight: u32) -> u32 {
+        let id = self.nodes.len() as u32;
+        self.positions.extend_from_slice(&self.st.boxes);
+        self.nodes.push(Node {
+            parent,
+            mv,
+            weight,
+            moves_at: 0,
+            moves_len: 0,
+            next: 0,
+            advised: 0,
+            norm: self.st.norm,
+        });
+        self.stats.nodes += 1;
+        if self.memory() > self.memory_limit {
+            self.full = true;
+        }
+        id
+    }
+
+    /// Make move `mv` of node `parent`; store the child if it is new and not dead. Returns
+    /// the child when it is solved.
+    fn expand(&mut self, parent: u32, mv: u32, weight: u32) -> Option<u32> {
+        self.stats.generated += 1;
+        self.load(parent);
+        let p = Arc::clone(&self.a.p);
+        let m = Move::unpack(mv);
+        let player = p.nbr[m.to as usize][m.side as usize];
+        self.st.move_box(&p, &self.a.layout, m.box_i as usize, m.to, player);
+        self.loaded = NO_NODE;
+        let key = self.st.key(&p);
+        if self.seen.contains_key(&key) {
+            self.stats.duplicates += 1;
+            return None;
+        }
+        if self.dead(m.to) {
+            self.stats.deadlocks += 1;
+            self.seen.insert(key, DEAD);
+            return None;
+        }
+        let id = self.store(parent, mv, weight);
+        self.seen.insert(key, id);
+        self.loaded = id;
+        if self.st.solved(&p) {
+            return Some(id);
+        }
+        self.prepare(id);
+        None
+    }
+
+    /// Deadlock tests of the position in the state after a move to `to`.
+    fn dead(&mut self, to: u16) -> bool {
+        let p = Arc::clone(&self.a.p);
+        let st = &self.st;
+        let has_box = |s: u16| st.box_at[s as usize] != NONE;
+        let (frozen, off_goal) = freeze_status(&p, &mut self.walls, &has_box, to);
+        if frozen && (off_goal || self.fixed.deadlocked(&p, &st.boxes, &st.box_at)) {
+            return true;
+        }
+        self.corral_dead(to) || !self.matchable()
+    }
+
+    /// The root's tests: every box's freeze, corrals, the matching.
+    fn root_dead(&mut self) -> bool {
+        let p = Arc::clone(&self.a.p);
+        let st = &self.st;
+        let has_box = |s: u16| st.box_at[s as usize] != NONE;
+        for &b in &st.boxes {
+            if p.dead[b as usize] {
+                return true;
+            }
+            let (frozen, off_goal) = freeze_status(&p, &mut self.walls, &has_box, b);
+            if frozen && off_goal {
+                return true;
+            }
+        }
+        self.corral_dead(NONE) || !self.matchable()
+    }
+
+    /// A corral that can never be opened, or one whose boxes alone cannot be solved.
+    fn corral_dead(&mut self, last: u16) -> bool {
+        let p = &self.a.p;
+        let st = &self.st;
+        let (marks, stamp) = st.flood.marks();
+        let verdict =
+            self.corrals.analyse(p, &st.box_at, marks, stamp, last, &mut self.corral_pushes);
+        if verdict == Verdict::Deadlock {
+            return true;
+        }
+        let mut start = 0;
+        for &end in &self.corrals.suspect_ends {
+            let inside = self.corrals.suspects[start];
+            let barrier = &self.corrals.suspects[start + 1..end];
+            start = end;
+            if self.corral_search.deadlocked(p, barrier, inside, st.player, st.norm) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Every box can be matched to its own goal, each reachable by pushes from the side the
+    /// player can get to.
+    fn matchable(&mut self) -> bool {
+        let p = &self.a.p;
+        let ng = p.goals.len();
+        for (i, &b) in self.st.boxes.iter().enumerate() {
+            let class = p.player_class(b, self.st.player);
+            p.cost_row(b, class, &mut self.costs[i * ng..(i + 1) * ng]);
+        }
+        let costs = &self.costs;
+        let cost = |i: usize, j: usize| {
+            let d = costs[i * ng + j];
+            if d == INF_DIST {
+                INF_COST
+            } else {
+                d as i64
+            }
+        };
+        self.assign.solve(&cost);
+        self.assign.total(&cost) < INF_COST
+    }
+
+    /// Generate the moves of the new node `id` (its position in the state), order them with
+    /// the advisors' nominations first, and file the node in its cell.
+    fn prepare(&mut self, id: u32) {
+        let a = Arc::clone(&self.a);
+        let p = &a.p;
+        let f = self.feats.features(p, &a.plan, &a.rooms, &self.st.boxes, &self.st.occupied);
+        if f.packed > self.stats.best_packed {
+            self.stats.best_packed = f.packed;
+        }
+        self.move_buf.clear();
+        self.gen.generate(p, &a.layout, &mut self.st, &mut self.move_buf);
+        let n_moves = self.move_buf.len();
+        // Advisors: indices into move_buf.
+        let mut advised: [usize; 4] = [usize::MAX; 4];
+        if self.config.advisors && n_moves > 0 {
+            advised = self.advise(f);
+        }
+        // The rest by how much closer they bring their box to a goal, then fewest pushes; a
+        // box taken off a packed goal last.
+        self.order.clear();
+        self.a.plan.next_goals(p, &self.st.occupied, &mut self.next_goals);
+        for (k, m) in self.move_buf.iter().enumerate() {
+            if advised.contains(&k) {
+                continue;
+            }
+            let from = self.st.boxes[m.box_i as usize];
+            let gain = a.nearest[m.to as usize] as i32 - a.nearest[from as usize] as i32;
+            let packed = self.is_packed(from) as i32;
+            let score = packed * 100_000 + gain * 256 + m.pushes.min(255) as i32;
+            self.order.push((score, k as u32));
+        }
+        self.order.sort_unstable();
+        let at = self.moves.len() as u32;
+        let mut n_adv = 0;
+        for &k in advised.iter().filter(|&&k| k != usize::MAX) {
+            self.moves.push(self.move_buf[k].pack());
+            n_adv += 1;
+        }
+        for &(_, k) in &self.order {
+            self.moves.push(self.move_buf[k as usize].pack());
+        }
+        self.stats.advised += n_adv as u64;
+        let node = &mut self.nodes[id as usize];
+        node.moves_at = at;
+        node.moves_len = n_moves as u32;
+        node.advised = n_adv;
+        if n_moves == 0 {
+            return;
+        }
+        let w = node.weight + (n_adv == 0) as u32;
+        let c = self.cell_for(f);
+        self.cells[c as usize].heap.push(Reverse((w as u64) << 32 | (u32::MAX - id) as u64));
+        self.heap_entries += 1;
+        if self.memory() > self.memory_limit {
+            self.full = true;
+        }
+    }
+
+    /// The cell of a feature tuple (made when new).
+    fn cell_for(&mut self, f: Features) -> u32 {
+        let key = f.key();
+        if let Some(&c) = self.cell_of.get(&key) {
+            return c;
+        }
+        let c = self.cells.len() as u32;
+        self.cells.push(Cell { features: f, heap: BinaryHeap::new() });
+        self.cell_of.insert(key, c);
+        self.stats.cells = self.cells.len();
+        if f.rank() < self.cells[self.best_cell as usize].features.rank() {
+            self.best_cell = c;
+        }
+        c
+    }
+
+    /// True when the box on `s` stands on a goal packed in plan order (after
+    /// `plan.next_goals` for the position).
+    fn is_packed(&self, s: u16) -> bool {
+        let j = self.a.goal_no[s as usize];
+        if j == NONE {
+            return false;
+        }
+        let plan = &self.a.plan;
+        let c = plan.cluster[j as usize] as usize;
+        let next = self.next_goals[c];
+        next == NONE || plan.rank[j as usize] < plan.rank[next as usize]
+    }
+
+    /// The advisors' nominations (indices into `move_buf`, `usize::MAX` for none): the
+    /// packer, the area joiner, the passage opener, the out-of-plan remover.
+    fn advise(&mut self, f: Features) -> [usize; 4] {
+        let a = Arc::clone(&self.a);
+        let p = &a.p;
+        let plan = &a.plan;
+        let mut out = [usize::MAX; 4];
+        plan.next_goals(p, &self.st.occupied, &mut self.next_goals);
+        // Packer: a box (not packed itself) onto the next goal of a cluster, fewest pushes.
+        self.mark_stamp += 1;
+        for &j in &self.next_goals {
+            if j != NONE {
+                self.mark[p.goals[j as usize] as usize] = self.mark_stamp;
+            }
+        }
+        let mut best: Option<(u16, usize)> = None;
+        for (k, m) in self.move_buf.iter().enumerate() {
+            if self.mark[m.to as usize] == self.mark_stamp {
+                let from = self.st.boxes[m.box_i as usize];
+                if !self.is_packed(from) && best.is_none_or(|(pu, _)| m.pushes < pu) {
+                    best = Some((m.pushes, k));
+                }
+            }
+        }
+        if let Some((_, k)) = best {
+            out[0] = k;
+        }
+        // Area joiner: of the boxes next to two areas or more, the move that leaves the
+        // fewest areas (fewer than now).
+        if f.regions > 1 {
+            out[1] = self.join_areas(f.regions);
+        }
+        // Passage opener: a box alone in a passage, moved off every passage.
+        if f.blocked_links > 0 {
+            self.feats.blocked_links(&a.rooms, &self.st.boxes);
+            let mut best: Option<(u16, usize)> = None;
+            for (k, m) in self.move_buf.iter().enumerate() {
+                let from = self.st.boxes[m.box_i as usize];
+                let l = a.rooms.link_of[from as usize];
+                if l == NONE || self.feats.boxes_on_link(l) != 1 {
+                    continue;
+                }
+                if a.rooms.link_of[m.to as usize] == NONE
+                    && best.is_none_or(|(pu, _)| m.pushes < pu)
+                {
+                    best = Some((m.pushes, k));
+                }
+            }
+            if let Some((_, k)) = best {
+                out[2] = k;
+            }
+        }
+        // Out-of-plan remover: a box on a goal out of plan order, moved off the goals.
+        if f.out_of_plan > 0 {
+            let mut best: Option<(u16, usize)> = None;
+            for (k, m) in self.move_buf.iter().enumerate() {
+                let from = self.st.boxes[m.box_i as usize];
+                if a.goal_no[from as usize] == NONE || self.is_packed(from) {
+                    continue;
+                }
+                if a.goal_no[m.to as usize] == NONE && best.is_none_or(|(pu, _)| m.pushes < pu) {
+                    best = Some((m.pushes, k));
+                }
+            }
+            if let Some((_, k)) = best {
+                out[3] = k;
+            }
+        }
+        // One nomination per move.
+        for i in 1..4 {
+            if out[..i].contains(&out[i]) {
+                out[i] = usize::MAX;
+            }
+        }
+        out
+    }
+
+    /// The area joiner's move (see [`Fess::advise`]), `usize::MAX` for none.
+    fn join_areas(&mut self, regions: u16) -> usize {
+        let p = Arc::clone(&self.a.p);
+        // The labels of the areas are those of the feature computation just made.
+        self.order.clear();
+        for (k, m) in self.move_buf.iter().enumerate() {
+            let from = self.st.boxes[m.box_i as usize];
+            let mut labels = [u32::MAX; 4];
+            let mut distinct = 0;
+            for &t in &p.nbr[from as usize] {
+                if t == NONE {
+                    continue;
+                }
+                if let Some(l) = self.feats.area_of(t) {
+                    if !labels.contains(&l) {
+                        labels[distinct] = l;
+                        distinct += 1;
+                    }
+                }
+            }
+            if distinct >= 2 {
+                self.order.push((m.pushes as i32, k as u32));
+            }
+        }
+        self.order.sort_unstable();
+        self.order.truncate(AREA_TRIES);
+        let mut best: Option<(u16, usize)> = None;
+        for i in 0..self.order.len() {
+            let k = self.order[i].1 as usize;
+            let m = self.move_buf[k];
+            let from = self.st.boxes[m.box_i as usize];
+            self.st.occupied[from as usize] = false;
+            self.st.occupied[m.to as usize] = true;
+            let r = self.feats.regions(&p, &self.st.occupied);
+            self.st.occupied[m.to as usize] = false;
+            self.st.occupied[from as usize] = true;
+            if r < regions && best.is_none_or(|(br, _)| r < br) {
+                best = Some((r, k));
+            }
+        }
+        best.map_or(usize::MAX, |(_, k)| k)
+    }
+
+    /// The pushes from the root to node `id`.
+    fn pushes_to(&mut self, id: u32) -> Vec<(u16, u8)> {
+        let mut chain = Vec::new();
+        let mut x = id;
+        while x != NO_NODE {
+            chain.push(x);
+            x = self.nodes[x as usize].parent;
+        }
+        chain.reverse();
+        let p = Arc::clone(&self.a.p);
+        let mut out = Vec::new();
+        for w in chain.windows(2) {
+            self.load(w[0]);
+            let m = Move::unpack(self.nodes[w[1] as usize].mv);
+            let ok = self.gen.pushes_of(&p, &self.a.layout, &mut self.st, m, &mut out);
+            debug_assert!(ok.is_some(), "a stored move is possible from its parent");
+        }
+        out
+    }
+}

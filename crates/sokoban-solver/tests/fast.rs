@@ -1,0 +1,241 @@
+//! The fast search: its solutions replay, it calls a level unsolvable only where a brute
+//! force proves it, and its packing plan and features give the answers written here for
+//! hand-made levels.
+
+mod common;
+
+use common::{
+    brute_force, project_levels, random_level, random_pulled_level, replays, XorShift, LEVELS,
+};
+use sokoban_core::format::parse_level;
+use sokoban_core::{Dir, Game, Level};
+use sokoban_solver::fast::board::Layout;
+use sokoban_solver::fast::features::{FeatureScratch, Rooms};
+use sokoban_solver::fast::plan::{Packing, Plan};
+use sokoban_solver::fast::{FastEvent, FastSearch};
+use sokoban_solver::problem::Problem;
+use sokoban_solver::{solve, Limit, Mode, Options, Report, Solver, Status, StdClock, Step};
+
+fn fast_options() -> Options {
+    Options { time_limit_ms: Some(20_000.0), table_mib: 64, mode: Mode::Fast, ..Options::default() }
+}
+
+/// Solve in fast mode with the stepping API; every progress report must carry the fast
+/// read-out.
+fn run_fast(level: &Level) -> Report {
+    let clock = StdClock::new();
+    let mut s = Solver::new(level, &level.start, fast_options()).expect("setup");
+    loop {
+        match s.step(&clock, 5.0) {
+            Step::Done(r) => return r,
+            Step::Running(p) => assert!(p.fast.is_some(), "fast progress"),
+        }
+    }
+}
+
+/// The fast verdict agrees with the brute force: solvable levels are solved with a
+/// solution the rules engine accepts, unsolvable ones are reported unsolvable.
+fn check(level: &Level, name: &str) -> bool {
+    let want = brute_force(level);
+    let r = run_fast(level);
+    match want {
+        Some(_) => {
+            assert_eq!(r.status, Status::Solved, "{name}: solvable");
+            let sol = r.solution.expect("solution");
+            assert_eq!(replays(level, &sol.moves, name), sol.pushes);
+            true
+        }
+        None => {
+            assert_eq!(r.status, Status::Unsolvable, "{name}: unsolvable by brute force");
+            false
+        }
+    }
+}
+
+#[test]
+fn project_levels_fast() {
+    for (i, level) in project_levels() {
+        check(&level, &format!("project level {i}"));
+    }
+}
+
+#[test]
+fn random_levels_fast_match_brute_force() {
+    let mut rng = XorShift(0xFA57_0000_C0FF_EE01);
+    let (mut solved, mut unsolvable, mut tried) = (0, 0, 0);
+    while tried < 300 {
+        let wall_pct = [18, 35][tried % 2];
+        let Some(level) = random_level(&mut rng, wall_pct, 3) else { continue };
+        tried += 1;
+        let text = sokoban_core::format::to_xsb(&level);
+        if check(&level, &format!("random level {tried}:\n{text}")) {
+            solved += 1;
+        } else {
+            unsolvable += 1;
+        }
+    }
+    assert!(solved > 50 && unsolvable > 20, "solved {solved}, unsolvable {unsolvable}");
+}
+
+/// Crowded rooms pulled back from their goals (solvable by construction), up to six boxes.
+#[test]
+fn random_pulled_levels_are_solved_fast() {
+    let mut rng = XorShift(0xFA57_0000_9011_ED02);
+    let mut tried = 0;
+    while tried < 200 {
+        let Some(level) = random_pulled_level(&mut rng, tried % 4 == 0) else { continue };
+        tried += 1;
+        let text = sokoban_core::format::to_xsb(&level);
+        assert!(check(&level, &format!("pulled level {tried}:\n{text}")));
+    }
+}
+
+#[test]
+fn solves_from_a_mid_game_position() {
+    let level = parse_level(LEVELS[1]).unwrap();
+    let mut g = Game::new(level.clone());
+    for d in "ulldd".chars() {
+        g.step(Dir::from_lurd(d).unwrap()).unwrap();
+    }
+    let pos = g.position().clone();
+    let r = solve(&level, &pos, fast_options(), &StdClock::new(), |p| p.fast.is_some()).unwrap();
+    assert_eq!(r.status, Status::Solved);
+    let mut g2 = g.clone();
+    g2.play(&r.solution.unwrap().moves).unwrap();
+    assert!(g2.is_solved());
+}
+
+/// A goal room and eight boxes.
+const ROOM: &str = "\
+##########
+#....    #
+#....  # #
+###  ##  #
+#  $ $ $ #
+# $ $  $ #
+#  $@ $  #
+#        #
+##########";
+
+#[test]
+fn memory_budget_and_cancellation_end_the_search_cleanly() {
+    let level = parse_level(ROOM).unwrap();
+    // A budget of a few kilobytes fills at once: the search ends, it does not crash.
+    let p = Problem::new(&level.board);
+    let player = p.compact[level.start.player];
+    let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+    let mut f = FastSearch::new(&level.board, p, player, &boxes, 4096);
+    let ev = loop {
+        match f.run(100) {
+            FastEvent::Budget => continue,
+            ev => break ev,
+        }
+    };
+    assert!(matches!(ev, FastEvent::OutOfMemory | FastEvent::Solved(_)), "{ev:?}");
+    // Through the solver with a node limit: a clean limit.
+    let opts = Options { node_limit: Some(3), ..fast_options() };
+    let clock = StdClock::new();
+    let mut s = Solver::new(&level, &level.start, opts).unwrap();
+    let r = loop {
+        if let Step::Done(r) = s.step(&clock, f64::INFINITY) {
+            break r;
+        }
+    };
+    assert!(matches!(r.status, Status::Limit(Limit::Nodes) | Status::Solved), "{:?}", r.status);
+    // Cancelled at once.
+    let mut s = Solver::new(&level, &level.start, fast_options()).unwrap();
+    let r = s.cancel(&clock);
+    assert_eq!(r.status, Status::Cancelled);
+    assert!(matches!(s.step(&clock, 1.0), Step::Done(r) if r.status == Status::Cancelled));
+}
+
+/// Goal numbers of compact squares, for reading a plan.
+fn goal_at(p: &Problem, level: &Level, row: usize, col: usize) -> u16 {
+    let s = p.compact[level.board.square(row, col)];
+    p.goals.iter().position(|&g| g == s).expect("a goal") as u16
+}
+
+fn plan_of(level: &Level) -> (Problem, Plan) {
+    let p = Problem::new(&level.board);
+    let layout = Layout::new(&level.board, &p);
+    let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+    let plan = Plan::new(&p, &layout, &boxes);
+    (p, plan)
+}
+
+#[test]
+fn plan_fills_a_dead_end_from_the_far_end() {
+    let level = parse_level("###########\n#@ $ $ $...#\n############").unwrap();
+    let (p, plan) = plan_of(&level);
+    let order: Vec<u16> = plan.order.clone();
+    let want: Vec<u16> = [10, 9, 8].iter().map(|&c| goal_at(&p, &level, 1, c)).collect();
+    assert_eq!(order, want, "deepest goal first");
+    assert_eq!(plan.clusters.len(), 1);
+    assert_eq!(plan.relaxed, 0);
+    // Packing: a box on the middle goal alone is out of plan; on the deepest it is packed.
+    let mut occupied = vec![false; p.n];
+    occupied[p.goals[want[1] as usize] as usize] = true;
+    assert_eq!(plan.packing(&p, &occupied), Packing { packed: 0, out_of_plan: 1 });
+    occupied[p.goals[want[0] as usize] as usize] = true;
+    assert_eq!(plan.packing(&p, &occupied), Packing { packed: 2, out_of_plan: 0 });
+}
+
+#[test]
+fn plan_orders_each_cluster_apart() {
+    // Two dead ends, one up and one down, each with two goals; the boxes wait in the hall.
+    let text = "\
+##########
+#####.####
+#####.####
+#@  $  $ #
+# $   $  #
+####.#####
+####.#####
+##########";
+    let level = parse_level(text).unwrap();
+    let (p, plan) = plan_of(&level);
+    assert_eq!(plan.clusters.len(), 2);
+    let up = [goal_at(&p, &level, 1, 5), goal_at(&p, &level, 2, 5)];
+    let down = [goal_at(&p, &level, 6, 4), goal_at(&p, &level, 5, 4)];
+    for c in &plan.clusters {
+        assert!(c[..] == up || c[..] == down, "each dead end from its far end: {c:?}");
+    }
+    assert_eq!(plan.rank[up[0] as usize], 0);
+    assert_eq!(plan.rank[down[1] as usize], 1);
+}
+
+#[test]
+fn rooms_links_and_areas() {
+    // Two rooms joined by a one-square passage; a dead-end corridor off the right room.
+    let text = "\
+#########
+#   #   #
+# $   $ ####
+#.  #  .  @#
+############";
+    let level = parse_level(text).unwrap();
+    let p = Problem::new(&level.board);
+    let rooms = Rooms::new(&p);
+    let at = |r: usize, c: usize| p.compact[level.board.square(r, c)];
+    assert_eq!(rooms.links, 1, "only the passage between the rooms links rooms");
+    assert_ne!(rooms.link_of[at(2, 4) as usize], u16::MAX);
+    assert_eq!(rooms.link_of[at(3, 9) as usize], u16::MAX, "a dead end links nothing");
+    let layout = Layout::new(&level.board, &p);
+    let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+    let plan = Plan::new(&p, &layout, &boxes);
+    let mut scratch = FeatureScratch::new(&p, &rooms);
+    let mut occupied = vec![false; p.n];
+    let mut with = |bs: &[u16]| {
+        occupied.fill(false);
+        for &b in bs {
+            occupied[b as usize] = true;
+        }
+        scratch.features(&p, &plan, &rooms, bs, &occupied)
+    };
+    let f = with(&boxes);
+    assert_eq!((f.regions, f.blocked_links, f.packed), (1, 0, 0));
+    // A box in the passage blocks the link and cuts the floor in two.
+    let f = with(&[at(2, 4), at(3, 1)]);
+    assert_eq!((f.regions, f.blocked_links), (2, 1));
+    assert_eq!((f.packed, f.out_of_plan), (1, 0), "a box on a goal of its own cluster");
+}
