@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use sokoban_core::format::{self, Input};
 use sokoban_core::{lurd, Cell, Dir, Game, Level, Move, Position};
 use sokoban_path::BoxSearch;
-use sokoban_solver::{Clock, Limit, Options, Status, Step};
+use sokoban_solver::{Clock, Limit, Mode, Options, Status, Step};
 
 #[wasm_bindgen(start)]
 pub fn start() {
@@ -441,38 +441,101 @@ impl Clock for JsClock {
     }
 }
 
-/// Solver options from JavaScript: `{timeLimitMs, nodeLimit, tableMiB}`, all optional.
+/// Solver options from JavaScript: `{mode, timeLimitMs, nodeLimit, tableMiB, memoryMiB}`,
+/// all optional.
 #[derive(Default)]
 struct JsOptions {
+    fast: bool,
     time_limit_ms: Option<f64>,
     node_limit: Option<f64>,
     table_mib: Option<f64>,
+    memory_mib: Option<f64>,
 }
+
+const KNOWN_OPTIONS: &str = "mode, timeLimitMs, nodeLimit, tableMiB, memoryMiB";
 
 impl JsOptions {
     /// Read the options; a name it does not know is an error (a misspelt option would
-    /// otherwise be silently ignored).
+    /// otherwise be silently ignored), and so is a value of the wrong kind.
     fn from_js(v: JsValue) -> Result<JsOptions, String> {
         if v.is_undefined() || v.is_null() {
             return Ok(JsOptions::default());
         }
-        let map: std::collections::BTreeMap<String, Option<f64>> =
-            serde_wasm_bindgen::from_value(v).map_err(|e| format!("bad solver options: {e}"))?;
+        if !v.is_object() || js_sys::Array::is_array(&v) {
+            return Err("bad solver options: expected an object".into());
+        }
+        let obj: &js_sys::Object = v.unchecked_ref();
         let mut o = JsOptions::default();
-        for (k, v) in map {
+        for key in js_sys::Object::keys(obj).iter() {
+            let k = key.as_string().unwrap_or_default();
+            let value = js_sys::Reflect::get(obj, &key).unwrap_or(JsValue::UNDEFINED);
+            let absent = value.is_undefined() || value.is_null();
+            let number = || -> Result<Option<f64>, String> {
+                if absent {
+                    return Ok(None);
+                }
+                match value.as_f64() {
+                    Some(x) if !x.is_nan() => Ok(Some(x)),
+                    _ => Err(format!("bad solver options: '{k}' must be a number")),
+                }
+            };
             match k.as_str() {
-                "timeLimitMs" => o.time_limit_ms = v,
-                "nodeLimit" => o.node_limit = v,
-                "tableMiB" => o.table_mib = v,
+                "mode" => {
+                    o.fast = match value.as_string().as_deref() {
+                        _ if absent => false,
+                        Some("fast") => true,
+                        Some("optimal") => false,
+                        _ => {
+                            return Err(
+                                "bad solver options: 'mode' must be \"fast\" or \"optimal\"".into(),
+                            )
+                        }
+                    }
+                }
+                "timeLimitMs" => o.time_limit_ms = number()?,
+                "nodeLimit" => o.node_limit = number()?,
+                "tableMiB" => o.table_mib = number()?,
+                "memoryMiB" => o.memory_mib = number()?,
                 other => {
-                    return Err(format!(
-                        "unknown solver option '{other}' (known: timeLimitMs, nodeLimit, tableMiB)"
-                    ))
+                    return Err(format!("unknown solver option '{other}' (known: {KNOWN_OPTIONS})"))
                 }
             }
         }
         Ok(o)
     }
+
+    /// The memory budget in MiB: for the fast search `memoryMiB` (default 512); for the
+    /// optimal search's table `tableMiB`, else `memoryMiB` (default 64). Kept within
+    /// 1..=[`MAX_MIB`] (a wasm32 address space has 4 GiB in all).
+    fn mib(&self) -> usize {
+        let mib = if self.fast {
+            self.memory_mib.unwrap_or(DEFAULT_FAST_MIB as f64)
+        } else {
+            self.table_mib.or(self.memory_mib).unwrap_or(DEFAULT_TABLE_MIB as f64)
+        };
+        mib.clamp(1.0, MAX_MIB as f64) as usize
+    }
+}
+
+/// The fast search's own read-out in a message (absent for the optimal search).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FastFields {
+    strategy: &'static str,
+    strategy_number: u32,
+    strategies: u32,
+    /// Positions stored.
+    positions: u64,
+    /// Moves made by the running strategy (`nodes` counts them for all strategies).
+    generated: u64,
+    /// Feature-space cells in use.
+    cells: usize,
+    /// Most goals packed in plan order by any position found, of `goals`.
+    best_packed: u32,
+    goals: u32,
+    memory_bytes: usize,
+    memory_limit: usize,
+    plan_relaxed: u32,
 }
 
 #[derive(Serialize)]
@@ -480,10 +543,14 @@ impl JsOptions {
 struct Message {
     /// "progress", "solved", "unsolvable", "limit", "cancelled" or "error".
     r#type: &'static str,
+    /// "optimal" or "fast".
+    mode: &'static str,
+    /// IDA* iteration; for the fast search, the strategy's number.
     iteration: u32,
     threshold: u32,
     root_bound: u32,
     nodes_iteration: u64,
+    /// Nodes generated; for the fast search, moves made.
     nodes: u64,
     elapsed_ms: f64,
     nodes_per_second: f64,
@@ -495,10 +562,20 @@ struct Message {
     moves: Option<usize>,
     limit: Option<&'static str>,
     message: Option<String>,
+    #[serde(flatten)]
+    fast: Option<FastFields>,
 }
 
-/// Default memory for the solver's table in the browser (MiB).
+/// Default memory for the optimal solver's table in the browser (MiB).
 pub const DEFAULT_TABLE_MIB: usize = 64;
+
+/// Default memory budget of the fast search in the browser (MiB): a wasm tab has 2–4 GB
+/// at most, and the store may grow past its budget by one vector doubling before it
+/// notices.
+pub const DEFAULT_FAST_MIB: usize = 512;
+
+/// The most memory an option may ask for (MiB); larger values are lowered to it.
+pub const MAX_MIB: usize = 3072;
 
 /// A solver run from a position, advanced in slices by the worker.
 #[wasm_bindgen]
@@ -511,7 +588,10 @@ pub struct SolverTask {
 impl SolverTask {
     /// Prepare a search. `level` in any level format; `player` and `boxes` are square
     /// indices of the position to solve from (row * width + column); `options` is
-    /// `{timeLimitMs, nodeLimit, tableMiB}` (all optional; table default 64 MiB).
+    /// `{mode, timeLimitMs, nodeLimit, tableMiB, memoryMiB}`, all optional: `mode` "optimal"
+    /// (the default: push-optimal IDA*, table `tableMiB` or else `memoryMiB`, default
+    /// 64 MiB) or "fast" (any solution, quickly: the feature space search, its store
+    /// within `memoryMiB`, default 512 MiB).
     #[wasm_bindgen(constructor)]
     pub fn new(
         level: &str,
@@ -529,8 +609,9 @@ impl SolverTask {
         let pos = Position::from_squares(n, player, &boxes);
         let options = Options {
             time_limit_ms: opts.time_limit_ms,
-            node_limit: opts.node_limit.map(|x| x as u64),
-            table_mib: opts.table_mib.map_or(DEFAULT_TABLE_MIB, |x| x.max(1.0) as usize),
+            node_limit: opts.node_limit.map(|x| x.max(0.0) as u64),
+            table_mib: opts.mib(),
+            mode: if opts.fast { Mode::Fast } else { Mode::Optimal },
             ..Options::default()
         };
         let clock = JsClock::new();
@@ -544,9 +625,13 @@ impl SolverTask {
 
     /// Search for about `slice_ms` milliseconds. Returns a message object with `type`
     /// "progress" (search goes on), or the final "solved" (with `lurd`, `pushes`, `moves`),
-    /// "unsolvable", "limit" (with `limit`: "time" or "nodes") or "error" (with `message`).
-    /// A progress message with `iterationDone` reports the iteration that just ended
-    /// (`iteration`, `nodesIteration`) and the threshold of the next one.
+    /// "unsolvable", "limit" (with `limit`: "time", "nodes" or "memory") or "error" (with
+    /// `message`). `mode` says which search runs. A progress message of the optimal search
+    /// with `iterationDone` reports the iteration that just ended (`iteration`,
+    /// `nodesIteration`) and the threshold of the next one. Messages of the fast search
+    /// carry its read-out: `strategy`, `strategyNumber`, `strategies`, `positions`,
+    /// `generated`, `cells`, `bestPacked`, `goals`, `memoryBytes`, `memoryLimit`,
+    /// `planRelaxed` (and `nodes` counts the moves made).
     pub fn step(&mut self, slice_ms: f64) -> JsValue {
         match self.solver.step(&self.clock, slice_ms) {
             Step::Running(p) => to_js(&message("progress", &p, None)),
@@ -563,6 +648,7 @@ impl SolverTask {
                 m.limit = match r.status {
                     Status::Limit(Limit::Time) => Some("time"),
                     Status::Limit(Limit::Nodes) => Some("nodes"),
+                    Status::Limit(Limit::Memory) => Some("memory"),
                     _ => None,
                 };
                 m.message = r.error;
@@ -601,5 +687,19 @@ fn message(
         moves: sol.map(|s| s.moves.len()),
         limit: None,
         message: None,
+        mode: if p.fast.is_some() { "fast" } else { "optimal" },
+        fast: p.fast.as_ref().map(|f| FastFields {
+            strategy: f.strategy,
+            strategy_number: f.strategy_number,
+            strategies: f.strategies,
+            positions: f.positions,
+            generated: f.generated,
+            cells: f.cells,
+            best_packed: f.best_packed,
+            goals: f.goals,
+            memory_bytes: f.memory_bytes,
+            memory_limit: f.memory_limit,
+            plan_relaxed: f.plan_relaxed,
+        }),
     }
 }

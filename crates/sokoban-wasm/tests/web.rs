@@ -122,6 +122,172 @@ fn solver_reports_unsolvable() {
     assert_eq!(get(&msg, "type").as_string().unwrap(), "unsolvable");
 }
 
+// Twelve boxes in a room with pillars, goals in a block at the bottom: the fast search
+// solves it in a fraction of a second natively (the page's end-to-end tests use it too).
+const DOZEN: &str = "\
+################
+#      #       #
+#   @$ #   # $ #
+#  ## $  $ # $ #
+# $    ##      #
+##  #    $ ##  #
+# $ #  # $     #
+#      # $ #   #
+######  ...#   #
+     # $...  ###
+     #  ...$ #
+     #  ...  #
+     #########";
+
+// The same room, other boxes: the fast search takes many seconds (used for the memory limit).
+const DOZEN_SLOW: &str = "\
+################
+#      #       #
+#   @$ # $ #   #
+#  ## $  $ #   #
+# $  $ ##    $ #
+##  #    $ ##  #
+#   #  # $$    #
+#      #   #   #
+######  ...#   #
+     #  ...  ###
+     # $...$ #
+     #  ...  #
+     #########";
+
+fn opts(json: &str) -> JsValue {
+    js_sys::JSON::parse(json).unwrap()
+}
+
+fn text(v: &JsValue, key: &str) -> String {
+    get(v, key).as_string().unwrap_or_else(|| panic!("{key} is not a string"))
+}
+
+fn num(v: &JsValue, key: &str) -> f64 {
+    get(v, key).as_f64().unwrap_or_else(|| panic!("{key} is not a number"))
+}
+
+/// Run a task to its end; returns the progress messages and the final one.
+fn run(task: &mut SolverTask) -> (Vec<JsValue>, JsValue) {
+    let mut progress = Vec::new();
+    let mut m = task.step(0.0);
+    while text(&m, "type") == "progress" {
+        progress.push(m);
+        assert!(progress.len() < 10_000, "solver did not finish");
+        m = task.step(50.0);
+    }
+    (progress, m)
+}
+
+#[wasm_bindgen_test]
+fn fast_mode_solves_a_dozen_boxes() {
+    let s = Session::new(DOZEN).expect("level");
+    let mut task = SolverTask::new(DOZEN, s.player(), s.box_squares(), opts(r#"{"mode": "fast"}"#))
+        .expect("solver");
+    let (progress, m) = run(&mut task);
+    assert_eq!(text(&m, "type"), "solved");
+    assert_eq!(text(&m, "mode"), "fast");
+    // The read-out of the fast search, in every message.
+    for p in progress.iter().chain([&m]) {
+        assert_eq!(text(p, "mode"), "fast");
+        assert_eq!(text(p, "strategy"), "FESS");
+        assert!(num(p, "strategyNumber") >= 1.0 && num(p, "strategies") >= 1.0);
+        assert_eq!(num(p, "goals"), 12.0);
+        assert!(num(p, "bestPacked") <= 12.0);
+        assert_eq!(num(p, "memoryLimit"), 512.0 * 1024.0 * 1024.0, "default budget");
+        assert!(num(p, "memoryBytes") <= num(p, "memoryLimit"));
+        for key in ["positions", "generated", "cells", "planRelaxed", "nodes", "elapsedMs"] {
+            assert!(num(p, key) >= 0.0, "{key}");
+        }
+    }
+    assert!(num(&m, "positions") > 0.0 && num(&m, "nodes") > 0.0);
+    // The solution replays and solves the level.
+    let lurd = text(&m, "lurd");
+    assert_eq!(lurd.len() as f64, num(&m, "moves"));
+    let mut s = Session::new(DOZEN).unwrap();
+    s.play_lurd(&lurd).expect("solution replays");
+    let v = s.view();
+    assert_eq!(get(&v, "solved").as_bool(), Some(true));
+    assert_eq!(get(&v, "pushes").as_f64(), Some(num(&m, "pushes")));
+}
+
+#[wasm_bindgen_test]
+fn fast_mode_from_a_position_and_cancel() {
+    // From a position after some moves, like the page's Hint.
+    let mut s = Session::new(DOZEN).expect("level");
+    s.play_lurd("llddu").expect("legal");
+    let mut task = SolverTask::new(
+        DOZEN,
+        s.player(),
+        s.box_squares(),
+        opts(r#"{"mode": "fast", "memoryMiB": 64}"#),
+    )
+    .expect("solver");
+    let (_, m) = run(&mut task);
+    assert_eq!(text(&m, "type"), "solved");
+    assert_eq!(num(&m, "memoryLimit"), 64.0 * 1024.0 * 1024.0);
+    s.play_lurd(&text(&m, "lurd")).expect("solution replays from the position");
+    assert_eq!(get(&s.view(), "solved").as_bool(), Some(true));
+
+    let s = Session::new(DOZEN_SLOW).expect("level");
+    let mut task =
+        SolverTask::new(DOZEN_SLOW, s.player(), s.box_squares(), opts(r#"{"mode": "fast"}"#))
+            .expect("solver");
+    assert_eq!(text(&task.step(20.0), "type"), "progress");
+    let m = task.cancel();
+    assert_eq!(text(&m, "type"), "cancelled");
+    assert_eq!(text(&m, "mode"), "fast");
+    assert_eq!(text(&task.step(20.0), "type"), "cancelled", "stays cancelled");
+}
+
+#[wasm_bindgen_test]
+fn fast_mode_stops_at_its_memory_budget() {
+    let s = Session::new(DOZEN_SLOW).expect("level");
+    let mut task = SolverTask::new(
+        DOZEN_SLOW,
+        s.player(),
+        s.box_squares(),
+        opts(r#"{"mode": "fast", "memoryMiB": 1}"#),
+    )
+    .expect("solver");
+    let (_, m) = run(&mut task);
+    assert_eq!(text(&m, "type"), "limit");
+    assert_eq!(text(&m, "limit"), "memory");
+    assert_eq!(num(&m, "memoryLimit"), 1024.0 * 1024.0);
+    assert!(num(&m, "memoryBytes") > 0.0);
+}
+
+#[wasm_bindgen_test]
+fn solver_mode_options_are_checked() {
+    let s = Session::new(ROOM).expect("level");
+    let new = |json: &str| SolverTask::new(ROOM, s.player(), s.box_squares(), opts(json));
+    let message = |json: &str| {
+        let err = new(json).err().expect("rejected");
+        js_sys::Error::from(err).message().as_string().unwrap()
+    };
+    assert!(message(r#"{"mode": "quick"}"#).contains("'mode'"));
+    assert!(message(r#"{"mode": 1}"#).contains("'mode'"));
+    assert!(message(r#"{"memoryMiB": "lots"}"#).contains("'memoryMiB'"));
+    assert!(message(r#"{"memoryMib": 8}"#).contains("memoryMib"));
+    assert!(message("[1, 2]").contains("object"));
+    // The optimal search is the default, and its messages carry none of the fast fields.
+    for json in ["{}", r#"{"mode": "optimal", "tableMiB": 2}"#, r#"{"mode": null}"#] {
+        let mut task = new(json).expect("solver");
+        let (_, m) = run(&mut task);
+        assert_eq!(text(&m, "type"), "solved", "{json}");
+        assert_eq!(text(&m, "mode"), "optimal");
+        assert_eq!(num(&m, "pushes"), 4.0);
+        assert!(get(&m, "strategy").is_undefined() && get(&m, "bestPacked").is_undefined());
+    }
+    // memoryMiB sizes the optimal table when tableMiB is not given; tableMiB wins.
+    let table = |json: &str| num(&run(&mut new(json).unwrap()).1, "tableCapacity");
+    assert_eq!(table(r#"{"memoryMiB": 2}"#), 131072.0);
+    assert_eq!(table(r#"{"memoryMiB": 8, "tableMiB": 2}"#), 131072.0);
+    // Budgets past what wasm32 can address are lowered, not wrapped around.
+    let mut task = new(r#"{"mode": "fast", "memoryMiB": 100000}"#).unwrap();
+    assert_eq!(num(&run(&mut task).1, "memoryLimit"), 3072.0 * 1024.0 * 1024.0);
+}
+
 /// Box-path budget: one query on an 80x50 level in wasm. Prints the median (see the
 /// benchmark notes) and fails only if it is far over the 1 ms budget.
 #[wasm_bindgen_test]
