@@ -24,6 +24,9 @@ usage:
       With --csv: 'level,status,pushes,moves,nodes,ms,lurd'. With --expect, compare push
       counts with a 'level,pushes' file and exit 1 on a mismatch. --progress prints each
       finished IDA* iteration (or the fast search's read-out) to standard error.
+  sokoban plan FILE [--levels A-B]
+      Draw each level with the fast search's packing plan: every goal shows its place in
+      the order the goals are to be filled (1-9, a-z, A-Z).
   FILE may be '-' for standard input.";
 
 fn main() -> ExitCode {
@@ -32,6 +35,7 @@ fn main() -> ExitCode {
         Some("check") => check(&args[1..]),
         Some("convert") => convert(&args[1..]),
         Some("solve") => solve(&args[1..]),
+        Some("plan") => plan(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
@@ -215,6 +219,28 @@ fn convert(args: &[String]) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+fn plan(args: &[String]) -> Result<ExitCode, String> {
+    let a = Args::parse(args, &["levels"], &[])?;
+    let [path] = a.positional.as_slice() else {
+        return Err(format!("plan needs one FILE\n{USAGE}"));
+    };
+    let coll = read_collection(path)?;
+    let (lo, hi) = match a.value("levels") {
+        Some(r) => parse_range(r)?,
+        None => (1, usize::MAX),
+    };
+    for e in coll.entries.iter().filter(|e| e.number >= lo && e.number <= hi) {
+        match e.level() {
+            Ok(level) => {
+                println!("level {}", e.number);
+                print!("{}", sokoban_solver::fast::plan_picture(&level));
+            }
+            Err(err) => println!("level {}: {}", e.number, err.message),
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn parse_range(s: &str) -> Result<(usize, usize), String> {
     let bad = || format!("--levels: '{s}' is not N or A-B");
     match s.split_once('-') {
@@ -336,9 +362,14 @@ fn solve(args: &[String]) -> Result<ExitCode, String> {
             }
         };
         if let (true, Some(f)) = (show_progress, solver.fast_stats()) {
+            if report.status != Status::Solved {
+                if let Some(pic) = solver.fast_best_picture() {
+                    eprintln!("level {number}: the best position found:\n{pic}");
+                }
+            }
             eprintln!(
-                "level {number}: {} positions, {} moves ({} duplicates, {} dead), {} cells, {} advised",
-                f.nodes, f.generated, f.duplicates, f.deadlocks, f.cells, f.advised
+                "level {number}: {} positions, {} moves ({} duplicates, {} dead, {} held a learned pattern), {} cells, {} advised; stuck tests {}, patterns {}, stored positions found dead {}",
+                f.nodes, f.generated, f.duplicates, f.deadlocks, f.pattern_deadlocks, f.cells, f.advised, f.stuck_tests, f.patterns, f.pruned
             );
         } else if show_progress {
             let st = solver.stats();

@@ -16,6 +16,7 @@
 use std::collections::HashMap;
 
 use crate::deadlock::frozen_on_goals;
+use crate::goal_reach::GoalReach;
 use crate::problem::{Problem, NONE};
 
 /// Memory for cached tables (they take a bitset per square each); the cache is cleared
@@ -28,10 +29,7 @@ pub struct FixedGoals {
     /// Frozen-set hash -> per square, a bitset (`words` words) of the goals a box there
     /// can reach.
     cache: HashMap<u64, Vec<u64>>,
-    wall: Vec<bool>,
-    seen: Vec<u32>,
-    stamp: u32,
-    queue: Vec<u16>,
+    reach: GoalReach,
     /// Bipartite matching scratch: goal index -> box index (`usize::MAX`: free).
     goal_box: Vec<usize>,
     visited: Vec<u32>,
@@ -49,10 +47,7 @@ impl FixedGoals {
         FixedGoals {
             words,
             cache: HashMap::new(),
-            wall: vec![false; p.n],
-            seen: vec![0; p.n],
-            stamp: 0,
-            queue: Vec::with_capacity(p.n),
+            reach: GoalReach::new(p),
             goal_box: vec![usize::MAX; p.goals.len()],
             visited: vec![0; p.goals.len()],
             visit_stamp: 0,
@@ -73,7 +68,9 @@ impl FixedGoals {
             if (self.cache.len() + 1) * table_bytes > CACHE_BYTES {
                 self.cache.clear();
             }
-            let table = self.reach_table(p, &fixed);
+            // Per square, the goals (not in `fixed`) a lone box there can be pushed to, with
+            // the squares in `fixed` as walls.
+            let table = self.reach.table(p, fixed.iter().copied(), |_| true);
             self.cache.insert(key, table);
         }
         let table = &self.cache[&key];
@@ -108,48 +105,6 @@ impl FixedGoals {
             }
         }
         false
-    }
-
-    /// Per square, the goals (not in `fixed`) a lone box there can be pushed to, with the
-    /// squares in `fixed` as walls.
-    fn reach_table(&mut self, p: &Problem, fixed: &[u16]) -> Vec<u64> {
-        let words = self.words;
-        let mut table = vec![0u64; p.n * words];
-        self.wall.fill(false);
-        for &s in fixed {
-            self.wall[s as usize] = true;
-        }
-        let free = |wall: &[bool], s: u16| s != NONE && !wall[s as usize];
-        for (j, &g) in p.goals.iter().enumerate() {
-            if self.wall[g as usize] {
-                continue;
-            }
-            // Pull search from the goal: a box on `x` can be pushed onto `y = x + d` when
-            // `x - d` (where the player stands) and `y` are free.
-            self.stamp += 1;
-            let stamp = self.stamp;
-            self.queue.clear();
-            self.queue.push(g);
-            self.seen[g as usize] = stamp;
-            let mut head = 0;
-            while head < self.queue.len() {
-                let y = self.queue[head];
-                head += 1;
-                table[y as usize * words + j / 64] |= 1 << (j % 64);
-                for d in 0..4 {
-                    let x = p.step(y, (d + 2) & 3);
-                    if !free(&self.wall, x) || self.seen[x as usize] == stamp {
-                        continue;
-                    }
-                    let behind = p.step(x, (d + 2) & 3);
-                    if free(&self.wall, behind) {
-                        self.seen[x as usize] = stamp;
-                        self.queue.push(x);
-                    }
-                }
-            }
-        }
-        table
     }
 }
 

@@ -20,9 +20,11 @@ pub mod corral_deadlock;
 pub mod deadlock;
 pub mod fast;
 pub mod fixed;
+pub mod goal_reach;
 pub mod groups;
 pub mod problem;
 pub mod search;
+pub mod stuck;
 pub mod tt;
 
 use problem::{Problem, NONE};
@@ -300,6 +302,15 @@ impl Solver {
         match &self.search {
             Search::Optimal(_) => None,
             Search::Fast(f) => Some(f.stats()),
+        }
+    }
+
+    /// The fast search's best position so far drawn as text (`None` for the optimal
+    /// search): for studying the search.
+    pub fn fast_best_picture(&self) -> Option<String> {
+        match &self.search {
+            Search::Optimal(_) => None,
+            Search::Fast(f) => f.best_picture(&self.level.board),
         }
     }
 

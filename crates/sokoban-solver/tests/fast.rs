@@ -11,7 +11,7 @@ use sokoban_core::format::parse_level;
 use sokoban_core::{Dir, Game, Level};
 use sokoban_solver::fast::board::Layout;
 use sokoban_solver::fast::features::{FeatureScratch, Rooms};
-use sokoban_solver::fast::plan::{Packing, Plan};
+use sokoban_solver::fast::plan::Plan;
 use sokoban_solver::fast::{FastEvent, FastSearch};
 use sokoban_solver::problem::Problem;
 use sokoban_solver::{solve, Limit, Mode, Options, Report, Solver, Status, StdClock, Step};
@@ -166,18 +166,39 @@ fn plan_of(level: &Level) -> (Problem, Plan) {
 #[test]
 fn plan_fills_a_dead_end_from_the_far_end() {
     let level = parse_level("###########\n#@ $ $ $...#\n############").unwrap();
-    let (p, plan) = plan_of(&level);
+    let (p, mut plan) = plan_of(&level);
+    plan.per_cluster = false;
     let order: Vec<u16> = plan.order.clone();
     let want: Vec<u16> = [10, 9, 8].iter().map(|&c| goal_at(&p, &level, 1, c)).collect();
     assert_eq!(order, want, "deepest goal first");
     assert_eq!(plan.clusters.len(), 1);
     assert_eq!(plan.relaxed, 0);
-    // Packing: a box on the middle goal alone is out of plan; on the deepest it is packed.
+    // Packing counts the goals filled from the start of the order.
     let mut occupied = vec![false; p.n];
     occupied[p.goals[want[1] as usize] as usize] = true;
-    assert_eq!(plan.packing(&p, &occupied), Packing { packed: 0, out_of_plan: 1 });
+    assert_eq!(plan.packed(&p, &occupied), 0);
     occupied[p.goals[want[0] as usize] as usize] = true;
-    assert_eq!(plan.packing(&p, &occupied), Packing { packed: 2, out_of_plan: 0 });
+    assert_eq!(plan.packed(&p, &occupied), 2);
+    // Out of plan: once the deepest goal is filled, a box between the player and the dead
+    // end can still reach the others; nothing beyond the goals is a zone here.
+    let at = |c: usize| p.compact[level.board.square(1, c)];
+    assert!(!plan.out_of_plan_at(0, at(5)));
+}
+
+/// A box parked in the dead end beyond the next goal is out of plan: once that goal is
+/// filled it can reach no goal.
+#[test]
+fn out_of_plan_zone_lies_behind_the_next_goal() {
+    // The goals are at the mouth of a dead end; the plan fills the inner one first.
+    let level = parse_level("###########\n#@ $ $..  #\n###########").unwrap();
+    let (p, plan) = plan_of(&level);
+    let at = |c: usize| p.compact[level.board.square(1, c)];
+    let inner = goal_at(&p, &level, 1, 7);
+    assert_eq!(plan.order[0], inner);
+    // With nothing packed, the zone is what the first goals will shut in: the squares
+    // beyond the goals.
+    assert!(plan.out_of_plan_at(0, at(8)));
+    assert!(!plan.out_of_plan_at(0, at(4)));
 }
 
 #[test]
@@ -200,8 +221,8 @@ fn plan_orders_each_cluster_apart() {
     for c in &plan.clusters {
         assert!(c[..] == up || c[..] == down, "each dead end from its far end: {c:?}");
     }
-    assert_eq!(plan.rank[up[0] as usize], 0);
-    assert_eq!(plan.rank[down[1] as usize], 1);
+    assert!(plan.place[up[0] as usize] < plan.place[up[1] as usize]);
+    assert!(plan.place[down[0] as usize] < plan.place[down[1] as usize]);
 }
 
 #[test]
@@ -222,7 +243,9 @@ fn rooms_links_and_areas() {
     assert_eq!(rooms.link_of[at(3, 9) as usize], u16::MAX, "a dead end links nothing");
     let layout = Layout::new(&level.board, &p);
     let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
-    let plan = Plan::new(&p, &layout, &boxes);
+    let mut plan = Plan::new(&p, &layout, &boxes);
+    // Each goal is a cluster of its own: counted per cluster, a box on either is packed.
+    plan.per_cluster = true;
     let mut scratch = FeatureScratch::new(&p, &rooms);
     let mut occupied = vec![false; p.n];
     let mut with = |bs: &[u16]| {
@@ -238,4 +261,42 @@ fn rooms_links_and_areas() {
     let f = with(&[at(2, 4), at(3, 1)]);
     assert_eq!((f.regions, f.blocked_links), (2, 1));
     assert_eq!((f.packed, f.out_of_plan), (1, 0), "a box on a goal of its own cluster");
+}
+
+/// The stuck search (and the patterns learned from it) call a position stuck only when the
+/// brute force finds no solution, and find many of those.
+#[test]
+fn stuck_search_is_sound() {
+    use sokoban_solver::stuck::{Patterns, StuckSearch, Verdict, SEARCH_LIMIT};
+    let mut rng = XorShift(0x57C4_0000_DEAD_10CC);
+    let (mut tried, mut stuck, mut unsolvable) = (0, 0, 0);
+    while tried < 400 {
+        let Some(level) = random_level(&mut rng, [18, 35][tried % 2], 3) else { continue };
+        tried += 1;
+        let p = Problem::new(&level.board);
+        let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+        let player = p.compact[level.start.player];
+        let mut search = StuckSearch::new(&p);
+        let verdict = search.run(&p, &boxes, player, SEARCH_LIMIT);
+        let solvable = brute_force(&level).is_some();
+        unsolvable += !solvable as usize;
+        if verdict == Verdict::Stuck {
+            let text = sokoban_core::format::to_xsb(&level);
+            assert!(!solvable, "called stuck but solvable:\n{text}");
+            stuck += 1;
+            // The pattern learned from it holds in the position.
+            let mut patterns = Patterns::new(&p);
+            if patterns.learn(&p, &mut search, &boxes, player).is_some() {
+                let mut occupied = vec![false; p.n];
+                for &b in &boxes {
+                    occupied[b as usize] = true;
+                }
+                assert!(patterns.matches(&occupied, &boxes, player), "{text}");
+            }
+        }
+        if solvable {
+            assert_ne!(verdict, Verdict::Stuck);
+        }
+    }
+    assert!(stuck * 2 > unsolvable, "found {stuck} of {unsolvable} unsolvable levels");
 }

@@ -2,7 +2,7 @@
 //! goals packed in plan order, boxes out of plan, the number of areas the boxes cut the
 //! player's floor into, and the passages between rooms that boxes block.
 
-use super::plan::{Packing, Plan};
+use super::plan::Plan;
 use crate::problem::{Problem, NONE};
 
 /// A position's place in the feature space.
@@ -121,7 +121,7 @@ impl FeatureScratch {
         boxes: &[u16],
         occupied: &[bool],
     ) -> Features {
-        let Packing { packed, out_of_plan } = plan.packing(p, occupied);
+        let (packed, out_of_plan) = plan.packing(p, occupied, boxes.iter().copied());
         Features {
             packed,
             out_of_plan,

@@ -22,14 +22,11 @@ use std::collections::{BinaryHeap, HashMap};
 use std::sync::Arc;
 
 use super::board::{Layout, Move, MoveGen, State, MAX_BOXES};
+use super::dead::DeadTests;
 use super::features::{FeatureScratch, Features, Rooms};
 use super::plan::Plan;
-use crate::assign::{Assignment, INF_COST};
-use crate::corral::{Corrals, Verdict};
-use crate::corral_deadlock::CorralSearch;
-use crate::deadlock::freeze_status;
-use crate::fixed::FixedGoals;
 use crate::problem::{Keyed, Problem, INF_DIST, NONE};
+use crate::stuck::{Patterns, StuckSearch, Verdict, SEARCH_LIMIT};
 
 /// Node id of "no node".
 const NO_NODE: u32 = u32::MAX;
@@ -37,6 +34,9 @@ const NO_NODE: u32 = u32::MAX;
 const DEAD: u32 = u32::MAX;
 /// Moves of boxes next to two player areas or more that the area advisor tries.
 const AREA_TRIES: usize = 24;
+/// A position whose subtree has grown to this many positions is tested for stuck boxes
+/// (the search is spending time there; Festival's rule).
+const LEARN_AT: u32 = 64;
 
 /// How one strategy runs the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,6 +94,12 @@ pub struct FessStats {
     pub best_packed: u16,
     /// Moves nominated by advisors.
     pub advised: u64,
+    /// Positions tested for stuck boxes, patterns learned, children that held a pattern,
+    /// and stored positions found dead by a pattern later.
+    pub stuck_tests: u64,
+    pub patterns: u64,
+    pub pattern_deadlocks: u64,
+    pub pruned: u64,
 }
 
 /// What [`Fess::run`] stopped for.
@@ -144,15 +150,14 @@ pub struct Fess {
     st: State,
     gen: MoveGen,
     feats: FeatureScratch,
-    walls: Vec<u16>,
-    fixed: FixedGoals,
-    corrals: Corrals,
-    corral_pushes: Vec<(u16, u8)>,
-    corral_search: CorralSearch,
-    assign: Assignment,
-    costs: Vec<u16>,
+    dead: DeadTests,
+    stuck: StuckSearch,
+    patterns: Patterns,
     nb: usize,
     nodes: Vec<Node>,
+    /// Per node: positions in its subtree (itself included), and whether it is known dead.
+    subtree: Vec<u32>,
+    dead_node: Vec<bool>,
     positions: Vec<u16>,
     moves: Vec<u32>,
     seen: HashMap<u64, u32, Keyed>,
@@ -162,6 +167,9 @@ pub struct Fess {
     cursor: usize,
     turn: u64,
     best_cell: u32,
+    /// A node with the best features found.
+    best_node: u32,
+    best_rank: Option<(Reverse<u16>, u16, u16, u16)>,
     /// The node whose position `st` holds (`NO_NODE`: none).
     loaded: u32,
     memory_limit: usize,
@@ -194,15 +202,13 @@ impl Fess {
             st: State::new(&p, &a.layout),
             gen: MoveGen::new(&a.layout),
             feats: FeatureScratch::new(&p, &a.rooms),
-            walls: Vec::with_capacity(16),
-            fixed: FixedGoals::new(&p),
-            corrals: Corrals::new(p.n, true),
-            corral_pushes: Vec::new(),
-            corral_search: CorralSearch::new(&p),
-            assign: Assignment::new(ng),
-            costs: vec![0; ng * ng],
+            dead: DeadTests::new(&p),
+            stuck: StuckSearch::new(&p),
+            patterns: Patterns::new(&p),
             nb,
             nodes: Vec::new(),
+            subtree: Vec::new(),
+            dead_node: Vec::new(),
             positions: Vec::new(),
             moves: Vec::new(),
             seen: HashMap::default(),
@@ -212,6 +218,8 @@ impl Fess {
             cursor: 0,
             turn: 0,
             best_cell: 0,
+            best_node: NO_NODE,
+            best_rank: None,
             loaded: NO_NODE,
             memory_limit,
             full: false,
@@ -227,7 +235,7 @@ impl Fess {
         let mut sorted = boxes.to_vec();
         sorted.sort_unstable();
         f.st.set(&p, &f.a.layout, &sorted, player);
-        if f.root_dead() {
+        if f.dead.at_start(&p, &f.st) {
             return f; // no node: exhausted
         }
         let key = f.st.key(&p);
@@ -250,7 +258,7 @@ impl Fess {
 
     /// Bytes held by the store.
     pub fn memory(&self) -> usize {
-        self.nodes.capacity() * std::mem::size_of::<Node>()
+        self.nodes.capacity() * (std::mem::size_of::<Node>() + 5)
             + self.positions.capacity() * 2
             + self.moves.capacity() * 4
             + self.seen.capacity() * 13
@@ -259,9 +267,13 @@ impl Fess {
             + self.heap_entries * 8
     }
 
-    /// The features of the best cell (most packed).
-    pub fn best_features(&self) -> Option<Features> {
-        self.cells.get(self.best_cell as usize).map(|c| c.features)
+    /// The stored position with the best features (boxes, a square of the player's area).
+    pub fn best_position(&self) -> Option<(Vec<u16>, u16)> {
+        let id = self.best_node;
+        (id != NO_NODE).then(|| {
+            let at = id as usize * self.nb;
+            (self.positions[at..at + self.nb].to_vec(), self.nodes[id as usize].norm)
+        })
     }
 
     /// Search for up to `budget` moves.
@@ -280,6 +292,9 @@ impl Fess {
             let Reverse(entry) = self.cells[c].heap.pop().expect("picked cells are not empty");
             self.heap_entries -= 1;
             let id = u32::MAX - entry as u32;
+            if self.dead_node[id as usize] {
+                continue; // found dead after it was filed
+            }
             let node = &mut self.nodes[id as usize];
             let k = node.next;
             node.next += 1;
@@ -359,6 +374,8 @@ impl Fess {
             advised: 0,
             norm: self.st.norm,
         });
+        self.subtree.push(1);
+        self.dead_node.push(false);
         self.stats.nodes += 1;
         if self.memory() > self.memory_limit {
             self.full = true;
@@ -381,8 +398,13 @@ impl Fess {
             self.stats.duplicates += 1;
             return None;
         }
-        if self.dead(m.to) {
+        if self.dead.after_move(&p, &self.st, m.to) {
             self.stats.deadlocks += 1;
+            self.seen.insert(key, DEAD);
+            return None;
+        }
+        if self.patterns.matches(&self.st.occupied, &self.st.boxes, self.st.player) {
+            self.stats.pattern_deadlocks += 1;
             self.seen.insert(key, DEAD);
             return None;
         }
@@ -393,80 +415,76 @@ impl Fess {
             return Some(id);
         }
         self.prepare(id);
+        self.grow_subtrees(id);
         None
     }
 
-    /// Deadlock tests of the position in the state after a move to `to`.
-    fn dead(&mut self, to: u16) -> bool {
+    /// Count the new node `id` in its ancestors' subtrees; test an ancestor whose subtree
+    /// reaches [`LEARN_AT`] for stuck boxes.
+    fn grow_subtrees(&mut self, id: u32) {
+        let mut x = self.nodes[id as usize].parent;
+        while x != NO_NODE {
+            self.subtree[x as usize] += 1;
+            if self.subtree[x as usize] == LEARN_AT && !self.dead_node[x as usize] {
+                self.learn_at(x);
+            }
+            x = self.nodes[x as usize].parent;
+        }
+    }
+
+    /// Test node `id` for stuck boxes; on a find, learn the pattern and mark every stored
+    /// position holding it, and their subtrees, dead.
+    fn learn_at(&mut self, id: u32) {
+        self.stats.stuck_tests += 1;
         let p = Arc::clone(&self.a.p);
-        let st = &self.st;
-        let has_box = |s: u16| st.box_at[s as usize] != NONE;
-        let (frozen, off_goal) = freeze_status(&p, &mut self.walls, &has_box, to);
-        if frozen && (off_goal || self.fixed.deadlocked(&p, &st.boxes, &st.box_at)) {
-            return true;
+        let at = id as usize * self.nb;
+        let norm = self.nodes[id as usize].norm;
+        let boxes = self.positions[at..at + self.nb].to_vec();
+        if self.stuck.run(&p, &boxes, norm, SEARCH_LIMIT) != Verdict::Stuck {
+            return;
         }
-        self.corral_dead(to) || !self.matchable()
-    }
-
-    /// The root's tests: every box's freeze, corrals, the matching.
-    fn root_dead(&mut self) -> bool {
-        let p = Arc::clone(&self.a.p);
-        let st = &self.st;
-        let has_box = |s: u16| st.box_at[s as usize] != NONE;
-        for &b in &st.boxes {
-            if p.dead[b as usize] {
-                return true;
-            }
-            let (frozen, off_goal) = freeze_status(&p, &mut self.walls, &has_box, b);
-            if frozen && off_goal {
-                return true;
-            }
-        }
-        self.corral_dead(NONE) || !self.matchable()
-    }
-
-    /// A corral that can never be opened, or one whose boxes alone cannot be solved.
-    fn corral_dead(&mut self, last: u16) -> bool {
-        let p = &self.a.p;
-        let st = &self.st;
-        let (marks, stamp) = st.flood.marks();
-        let verdict =
-            self.corrals.analyse(p, &st.box_at, marks, stamp, last, &mut self.corral_pushes);
-        if verdict == Verdict::Deadlock {
-            return true;
-        }
-        let mut start = 0;
-        for &end in &self.corrals.suspect_ends {
-            let inside = self.corrals.suspects[start];
-            let barrier = &self.corrals.suspects[start + 1..end];
-            start = end;
-            if self.corral_search.deadlocked(p, barrier, inside, st.player, st.norm) {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Every box can be matched to its own goal, each reachable by pushes from the side the
-    /// player can get to.
-    fn matchable(&mut self) -> bool {
-        let p = &self.a.p;
-        let ng = p.goals.len();
-        for (i, &b) in self.st.boxes.iter().enumerate() {
-            let class = p.player_class(b, self.st.player);
-            p.cost_row(b, class, &mut self.costs[i * ng..(i + 1) * ng]);
-        }
-        let costs = &self.costs;
-        let cost = |i: usize, j: usize| {
-            let d = costs[i * ng + j];
-            if d == INF_DIST {
-                INF_COST
-            } else {
-                d as i64
-            }
+        let Some(pattern) = self.patterns.learn(&p, &mut self.stuck, &boxes, norm) else {
+            self.mark_dead(id);
+            return;
         };
-        self.assign.solve(&cost);
-        self.assign.total(&cost) < INF_COST
+        self.stats.patterns += 1;
+        // Every stored position holding the pattern is dead (found by the same test as new
+        // positions: the pattern store now holds it).
+        let mut occupied = vec![false; p.n];
+        for k in 0..self.nodes.len() {
+            if self.dead_node[k] {
+                continue;
+            }
+            let at = k * self.nb;
+            let bs = &self.positions[at..at + self.nb];
+            if !pattern.iter().all(|b| bs.binary_search(b).is_ok()) {
+                continue;
+            }
+            for &b in bs {
+                occupied[b as usize] = true;
+            }
+            if self.patterns.matches(&occupied, bs, self.nodes[k].norm) {
+                self.dead_node[k] = true;
+                self.stats.pruned += 1;
+            }
+            for &b in bs {
+                occupied[b as usize] = false;
+            }
+        }
+        self.mark_dead(id);
+    }
+
+    /// Mark node `id` dead, and every stored descendant of a dead node (in one pass:
+    /// children come after their parents).
+    fn mark_dead(&mut self, id: u32) {
+        self.dead_node[id as usize] = true;
+        for k in 1..self.nodes.len() {
+            let parent = self.nodes[k].parent;
+            if !self.dead_node[k] && parent != NO_NODE && self.dead_node[parent as usize] {
+                self.dead_node[k] = true;
+                self.stats.pruned += 1;
+            }
+        }
     }
 
     /// Generate the moves of the new node `id` (its position in the state), order them with
@@ -477,6 +495,10 @@ impl Fess {
         let f = self.feats.features(p, &a.plan, &a.rooms, &self.st.boxes, &self.st.occupied);
         if f.packed > self.stats.best_packed {
             self.stats.best_packed = f.packed;
+        }
+        if self.best_rank.is_none_or(|r| f.rank() < r) {
+            self.best_rank = Some(f.rank());
+            self.best_node = id;
         }
         self.move_buf.clear();
         self.gen.generate(p, &a.layout, &mut self.st, &mut self.move_buf);
@@ -547,13 +569,7 @@ impl Fess {
     /// `plan.next_goals` for the position).
     fn is_packed(&self, s: u16) -> bool {
         let j = self.a.goal_no[s as usize];
-        if j == NONE {
-            return false;
-        }
-        let plan = &self.a.plan;
-        let c = plan.cluster[j as usize] as usize;
-        let next = self.next_goals[c];
-        next == NONE || plan.rank[j as usize] < plan.rank[next as usize]
+        j != NONE && self.a.plan.goal_packed(j, &self.next_goals)
     }
 
     /// The advisors' nominations (indices into `move_buf`, `usize::MAX` for none): the

@@ -4,13 +4,14 @@
 //! position.
 //!
 //! Parts: [`board`] (positions and macro moves, on `sokoban_path::BoxReach`), [`plan`] (the
-//! packing order), [`features`] (the feature space), [`fess`] (the search). The deadlock
-//! tests are the ones the optimal search uses (freeze, boxes frozen on goals, corrals,
-//! matching): one analysis serves both. [`FastSearch`] runs a schedule of strategies in
+//! packing order and out-of-plan zones), [`features`] (how a position is scored), [`dead`]
+//! (the deadlock tests: the optimal search's own — freeze, boxes frozen on goals, corrals —
+//! and the matching: one analysis serves both), [`fess`] (the search). [`FastSearch`] runs a schedule of strategies in
 //! one thread and stops at the first solution; the [`crate::Solver`] wraps it with limits,
 //! progress and the rules engine's verification.
 
 pub mod board;
+pub mod dead;
 pub mod features;
 pub mod fess;
 pub mod plan;
@@ -96,10 +97,22 @@ impl FastSearch {
     ) -> FastSearch {
         let p = Arc::new(p);
         let layout = Arc::new(Layout::new(board, &p));
-        let plan = Arc::new(Plan::new(&p, &layout, boxes));
+        let mut plan = Plan::new(&p, &layout, boxes);
+        let mut config = STRATEGIES[0].config;
+        // Experiment switches (development only): FESS=cluster,noalt,noadv
+        if let Ok(flags) = std::env::var("FESS") {
+            for f in flags.split(',') {
+                match f {
+                    "cluster" => plan.per_cluster = true,
+                    "noalt" => config.alternate_best = false,
+                    "noadv" => config.advisors = false,
+                    _ => {}
+                }
+            }
+        }
+        let plan = Arc::new(plan);
         let analysis = Arc::new(Analysis::new(p, layout, plan));
-        let fess =
-            Fess::new(Arc::clone(&analysis), STRATEGIES[0].config, player, boxes, memory_limit);
+        let fess = Fess::new(Arc::clone(&analysis), config, player, boxes, memory_limit);
         FastSearch {
             analysis,
             player,
@@ -123,6 +136,34 @@ impl FastSearch {
 
     fn fess(&self) -> &Fess {
         self.fess.as_ref().expect("a strategy is running")
+    }
+
+    /// The position with the best features found by the strategy running, drawn on the
+    /// board (for studying the search).
+    pub fn best_picture(&self, board: &Board) -> Option<String> {
+        let (boxes, player) = self.fess().best_position()?;
+        let p = &self.analysis.p;
+        let mut rows: Vec<Vec<char>> = (0..board.height())
+            .map(|r| {
+                (0..board.width())
+                    .map(|c| {
+                        let s = board.square(r, c);
+                        match (board.is_floor(s), board.is_goal(s)) {
+                            (false, _) if p.compact[s] == crate::problem::NONE => '#',
+                            (_, true) => '.',
+                            _ => ' ',
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        for &b in &boxes {
+            let (r, c) = board.row_col(p.board_sq[b as usize]);
+            rows[r][c] = if p.is_goal[b as usize] { '*' } else { '$' };
+        }
+        let (r, c) = board.row_col(p.board_sq[player as usize]);
+        rows[r][c] = '@';
+        Some(rows.iter().map(|r| r.iter().collect::<String>() + "\n").collect())
     }
 
     /// Counters of the strategy running.
@@ -181,4 +222,32 @@ impl FastSearch {
             plan_relaxed: self.analysis.plan.relaxed as u32,
         }
     }
+}
+
+/// The packing plan of a level drawn on its board (XSB rows): each goal shows its place in
+/// the packing order (`1`-`9`, then `a`-`z`, then `A`-`Z`, then `+`), so a person can see
+/// which goals the fast search fills first.
+pub fn plan_picture(level: &sokoban_core::Level) -> String {
+    let board = &level.board;
+    let p = Problem::new(board);
+    let layout = Layout::new(board, &p);
+    let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+    let plan = Plan::new(&p, &layout, &boxes);
+    let mut rows: Vec<Vec<char>> =
+        sokoban_core::format::to_xsb(level).lines().map(|l| l.chars().collect()).collect();
+    const DIGITS: &[u8] = b"123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    for (k, &j) in plan.order.iter().enumerate() {
+        let (r, c) = board.row_col(p.board_sq[p.goals[j as usize] as usize]);
+        if let Some(ch) = rows.get_mut(r).and_then(|row| row.get_mut(c)) {
+            *ch = DIGITS.get(k).map_or('+', |&d| d as char);
+        }
+    }
+    let mut out: String = rows.iter().map(|r| r.iter().collect::<String>() + "\n").collect();
+    out.push_str(&format!(
+        "{} goals in {} clusters, {} relaxed steps\n",
+        plan.order.len(),
+        plan.clusters.len(),
+        plan.relaxed
+    ));
+    out
 }

@@ -1,26 +1,30 @@
 //! The packing plan: the order in which to fill the goals, from a backward analysis of the
-//! solved position (as in FESS).
+//! solved position (as in FESS), and what follows from it.
 //!
 //! Start with a box on every goal. Repeatedly take one box out: pull it (the reverse game,
-//! the other boxes on their goals standing still) until it reaches a square some box starts
-//! on — it "leaves the goal area". Among the boxes that can leave, the one with the fewest
-//! pulls goes first: the goals by the way out are emptied first, so they are filled last.
-//! When no box can leave, the one that gets farthest from its goal (most squares reached by
-//! pulls) goes, and the plan counts that step as relaxed. The packing order is the removal
-//! order reversed.
+//! the other boxes on their goals standing still, the player coming from outside) until it
+//! reaches a square some box starts on — it "leaves the goal area". Among the boxes that
+//! can leave, the one that gets off the goals in the fewest pulls goes first (then the one
+//! nearest the way out): the goals by the ways out are emptied first, so they are filled
+//! last. When no box can leave, the player may start anywhere next to the box; when still
+//! none can, the one reaching the most squares goes, and the plan counts those steps as
+//! relaxed. The packing order is the removal order reversed.
 //!
-//! Goals next to each other form a cluster; within a cluster the order matters, across
-//! clusters it does not. A goal counts as *packed* when it and every goal before it in its
-//! cluster's order hold boxes; a box on a goal of the cluster that is not packed is *out of
-//! plan* (it stands where the plan wants boxes later, and may block the goals before it).
+//! A position has *packed* `k` goals when the first `k` goals of the order hold boxes. Its
+//! *out-of-plan* boxes are those standing where, once the next goals of the plan are
+//! filled, no goal still empty can be reached: the zone for each step is computed before
+//! the search (looking one change ahead, as Festival does), from reachability tables with
+//! the filled goals as walls. Goals next to each other form a *cluster* (for the picture).
 
 use sokoban_path::{BoxReach, Cells};
 
 use super::board::Layout;
+use crate::goal_reach::GoalReach;
 use crate::problem::{Problem, INF_DIST, NONE};
 
 /// Beyond this much work (goals² × squares) the backward analysis is skipped and the goals
-/// are ordered by distance (farthest from the boxes first).
+/// are ordered by distance (farthest from the boxes first), and there are no out-of-plan
+/// zones.
 const MAX_WORK: usize = 60_000_000;
 
 /// The packing plan of a level.
@@ -28,68 +32,167 @@ const MAX_WORK: usize = 60_000_000;
 pub struct Plan {
     /// Goal numbers (indices into `Problem::goals`) in packing order.
     pub order: Vec<u16>,
+    /// Each goal's place in the order.
+    pub place: Vec<u16>,
     /// The cluster of each goal number.
     pub cluster: Vec<u16>,
-    /// Each goal's place in its cluster's order (0: filled first).
+    /// Each goal's place in its cluster's order.
     pub rank: Vec<u16>,
     /// Per cluster, its goal numbers in packing order.
     pub clusters: Vec<Vec<u16>>,
     /// Removals that found no way out and were relaxed.
     pub relaxed: usize,
-}
-
-/// How far a position follows the plan.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Packing {
-    /// Goals packed in plan order.
-    pub packed: u16,
-    /// Boxes on goals that are not packed.
-    pub out_of_plan: u16,
+    /// Per packed count `k`, a bitset over the squares (`zone_words` words): the out-of-plan
+    /// zone. Empty when the analysis was too large.
+    zones: Vec<u64>,
+    zone_words: usize,
+    /// Count packed goals per cluster (each cluster's filled prefix, summed) instead of as
+    /// one prefix of the whole order; then the boxes out of plan are those on goals past
+    /// their cluster's prefix.
+    pub per_cluster: bool,
 }
 
 impl Plan {
     /// The plan for a level whose boxes start on `start` (compact squares).
     pub fn new(p: &Problem, layout: &Layout, start: &[u16]) -> Plan {
         let ng = p.goals.len();
-        let (cluster, clusters_unordered) = goal_clusters(p);
-        let (order, relaxed) = if ng * ng * p.n > MAX_WORK {
-            (distance_order(p, start), 0)
-        } else {
-            backward_order(p, layout, start)
-        };
-        let mut clusters: Vec<Vec<u16>> = vec![Vec::new(); clusters_unordered];
+        let (cluster, n_clusters) = goal_clusters(p);
+        let small = ng * ng * p.n <= MAX_WORK;
+        let (order, relaxed) =
+            if small { backward_order(p, layout, start) } else { (distance_order(p, start), 0) };
+        let mut clusters: Vec<Vec<u16>> = vec![Vec::new(); n_clusters];
+        let mut place = vec![0u16; ng];
         let mut rank = vec![0u16; ng];
-        for &j in &order {
+        for (k, &j) in order.iter().enumerate() {
+            place[j as usize] = k as u16;
             let c = &mut clusters[cluster[j as usize] as usize];
             rank[j as usize] = c.len() as u16;
             c.push(j);
         }
-        Plan { order, cluster, rank, clusters, relaxed }
-    }
-
-    /// Packed goals and out-of-plan boxes of a position (`occupied[s]` where a box is).
-    pub fn packing(&self, p: &Problem, occupied: &[bool]) -> Packing {
-        let mut out = Packing::default();
-        for c in &self.clusters {
-            let mut k = 0;
-            while k < c.len() && occupied[p.goals[c[k] as usize] as usize] {
-                k += 1;
-            }
-            let filled = c[k..].iter().filter(|&&j| occupied[p.goals[j as usize] as usize]).count();
-            out.packed += k as u16;
-            out.out_of_plan += filled as u16;
+        let zone_words = p.n.div_ceil(64);
+        let zones = if small { out_of_plan_zones(p, &order, &place) } else { Vec::new() };
+        Plan {
+            order,
+            place,
+            cluster,
+            rank,
+            clusters,
+            relaxed,
+            zones,
+            zone_words,
+            per_cluster: false,
         }
-        out
     }
 
-    /// The next goal to fill in each cluster (`NONE` for a full cluster), for a position.
+    /// Packed goals and boxes out of plan of a position (`occupied[s]` where a box is,
+    /// `boxes` the box squares).
+    pub fn packing(
+        &self,
+        p: &Problem,
+        occupied: &[bool],
+        boxes: impl Iterator<Item = u16>,
+    ) -> (u16, u16) {
+        if self.per_cluster {
+            let (mut packed, mut filled) = (0, 0);
+            for c in &self.clusters {
+                let mut k = 0;
+                while k < c.len() && occupied[p.goals[c[k] as usize] as usize] {
+                    k += 1;
+                }
+                packed += k;
+                filled +=
+                    c[k..].iter().filter(|&&j| occupied[p.goals[j as usize] as usize]).count();
+            }
+            return (packed as u16, filled as u16);
+        }
+        let packed = self.packed(p, occupied);
+        let oop = boxes.filter(|&b| self.out_of_plan_at(packed, b)).count();
+        (packed, oop as u16)
+    }
+
+    /// Goals packed in plan order: the first `k` goals of the order hold boxes
+    /// (`occupied[s]` where a box is).
+    #[inline]
+    pub fn packed(&self, p: &Problem, occupied: &[bool]) -> u16 {
+        let mut k = 0;
+        while k < self.order.len() && occupied[p.goals[self.order[k] as usize] as usize] {
+            k += 1;
+        }
+        k as u16
+    }
+
+    /// True when square `s` is in the out-of-plan zone of a position with `packed` goals
+    /// packed.
+    #[inline]
+    pub fn out_of_plan_at(&self, packed: u16, s: u16) -> bool {
+        let at = packed as usize * self.zone_words + s as usize / 64;
+        self.zones.get(at).is_some_and(|w| w >> (s % 64) & 1 != 0)
+    }
+
+    /// The next goals to fill, written into `out`: per cluster the first empty one (`NONE`
+    /// for a full cluster), or with one prefix of the whole order its first empty goal.
     pub fn next_goals(&self, p: &Problem, occupied: &[bool], out: &mut Vec<u16>) {
         out.clear();
-        for c in &self.clusters {
-            let next = c.iter().find(|&&j| !occupied[p.goals[j as usize] as usize]);
-            out.push(next.copied().unwrap_or(NONE));
+        let empty = |j: &&u16| !occupied[p.goals[**j as usize] as usize];
+        if self.per_cluster {
+            for c in &self.clusters {
+                out.push(c.iter().find(empty).copied().unwrap_or(NONE));
+            }
+        } else {
+            out.push(self.order.iter().find(empty).copied().unwrap_or(NONE));
         }
     }
+
+    /// True when goal `j` is packed, given the position's [`Plan::next_goals`].
+    pub fn goal_packed(&self, j: u16, next: &[u16]) -> bool {
+        let j = j as usize;
+        if self.per_cluster {
+            let n = next[self.cluster[j] as usize];
+            n == NONE || self.rank[j] < self.rank[n as usize]
+        } else {
+            next[0] == NONE || self.place[j] < self.place[next[0] as usize]
+        }
+    }
+}
+
+/// Per step `k` (`k` goals packed), the squares from which a box can no longer reach any
+/// goal after the next one is filled (the plan's first `k + 1` goals as walls), dead
+/// squares left out; each step then takes the zone of the next step where the zone
+/// changes, so boxes are asked to leave before they are shut in (Festival's rule). The
+/// last step has no zone.
+fn out_of_plan_zones(p: &Problem, order: &[u16], place: &[u16]) -> Vec<u64> {
+    let ng = order.len();
+    let words = p.n.div_ceil(64);
+    let mut zones = vec![0u64; ng.max(1) * words];
+    let mut reach = GoalReach::new(p);
+    let mut wall = vec![false; p.n];
+    for k in 0..ng.saturating_sub(1) {
+        wall[p.goals[order[k] as usize] as usize] = true;
+        let walls = order[..=k].iter().map(|&j| p.goals[j as usize]);
+        let table = reach.table(p, walls, |j| place[j] as usize > k);
+        let zone = &mut zones[k * words..(k + 1) * words];
+        for s in 0..p.n {
+            let row = &table[s * reach.words..(s + 1) * reach.words];
+            if !wall[s] && !p.dead[s] && row.iter().all(|&w| w == 0) {
+                zone[s / 64] |= 1 << (s % 64);
+            }
+        }
+    }
+    // Look one change ahead: the steps up to a change take the changed zone.
+    let mut last = 0;
+    let mut current = vec![0u64; words];
+    for i in 0..ng.saturating_sub(1) {
+        let zone = zones[i * words..(i + 1) * words].to_vec();
+        if zone == current {
+            continue;
+        }
+        for m in last..=i {
+            zones[m * words..(m + 1) * words].copy_from_slice(&zone);
+        }
+        current = zone;
+        last = i;
+    }
+    zones
 }
 
 /// Goals connected through goals next to each other: the cluster of each goal number, and
@@ -165,44 +268,45 @@ fn backward_order(p: &Problem, layout: &Layout, start: &[u16]) -> (Vec<u16>, usi
     let mut reach = BoxReach::new(grid);
     let mut removal = Vec::with_capacity(ng);
     let mut relaxed = 0;
+    let mut area = vec![false; p.n];
+    let mut stack = Vec::with_capacity(p.n);
     for _ in 0..ng {
-        // (pulls to the way out, or u32::MAX) and squares reached, per filled goal.
-        let mut best: Option<(u32, usize, u16)> = None; // (pulls, goal)
-        let mut fallback: Option<(usize, u16)> = None; // (squares reached, goal)
-        for j in 0..ng {
-            if !filled[j] {
-                continue;
-            }
-            let g = p.goals[j];
-            let gi = layout.pad[g as usize] as usize;
-            cells.unblock(grid, gi);
-            // The player may be in any area next to the box in the solved position.
-            reach.search_pulls(grid, &cells, gi, cells.free_sides(gi));
-            cells.block(grid, gi);
-            let mut out = u32::MAX;
-            let mut squares = 0usize;
-            for &node in reach.reached() {
-                let s = layout.compact[node as usize / 4];
-                if s == NONE {
-                    continue;
-                }
-                squares += 1;
-                if exit[s as usize] {
-                    out = out.min(reach.pushes(node as usize).unwrap_or(u32::MAX));
-                }
-            }
-            if out != u32::MAX && best.is_none_or(|(o, _, _)| out < o) {
-                best = Some((out, squares, j as u16));
-            }
-            if fallback.is_none_or(|(sq, _)| squares > sq) {
-                fallback = Some((squares, j as u16));
+        // The player comes from outside the goal area: the squares it can walk to from
+        // the way out, the boxes still on goals in the way.
+        area.fill(false);
+        stack.clear();
+        for s in 0..p.n {
+            if exit[s] && !is_filled(p, &filled, s as u16) {
+                area[s] = true;
+                stack.push(s as u16);
             }
         }
-        let j = match best {
-            Some((_, _, j)) => j,
+        while let Some(x) = stack.pop() {
+            for &y in &p.nbr[x as usize] {
+                if y != NONE && !area[y as usize] && !is_filled(p, &filled, y) {
+                    area[y as usize] = true;
+                    stack.push(y);
+                }
+            }
+        }
+        let mut pick = None;
+        for player_anywhere in [false, true] {
+            pick = removable(p, layout, &mut cells, &mut reach, &filled, &exit, |g, d| {
+                let t = p.nbr[g as usize][d];
+                t != NONE && (player_anywhere || area[t as usize])
+            });
+            if pick.is_some() {
+                relaxed += player_anywhere as usize;
+                break;
+            }
+        }
+        let j = match pick {
+            Some(j) => j,
             None => {
+                // No box can get out even with the player anywhere: take out the one that
+                // gets farthest.
                 relaxed += 1;
-                fallback.expect("a filled goal is left").1
+                farthest(p, layout, &mut cells, &mut reach, &filled)
             }
         };
         filled[j as usize] = false;
@@ -211,4 +315,85 @@ fn backward_order(p: &Problem, layout: &Layout, start: &[u16]) -> (Vec<u16>, usi
     }
     removal.reverse();
     (removal, relaxed)
+}
+
+/// True when goal square `s` still holds its box in the backward analysis.
+fn is_filled(p: &Problem, filled: &[bool], s: u16) -> bool {
+    p.is_goal[s as usize] && filled[p.goals.binary_search(&s).expect("a goal")]
+}
+
+/// Of the filled goals, the one whose box can be pulled out to the way out in the fewest
+/// pulls, the player starting on the sides `side_ok(goal square, direction)` allows.
+fn removable(
+    p: &Problem,
+    layout: &Layout,
+    cells: &mut Cells,
+    reach: &mut BoxReach,
+    filled: &[bool],
+    exit: &[bool],
+    side_ok: impl Fn(u16, usize) -> bool,
+) -> Option<u16> {
+    let grid = &layout.grid;
+    let mut best: Option<((u32, u32), u16)> = None;
+    for (j, &g) in p.goals.iter().enumerate() {
+        if !filled[j] {
+            continue;
+        }
+        let sides = (0..4).filter(|&d| side_ok(g, d)).fold(0u8, |m, d| m | 1 << d);
+        if sides == 0 {
+            continue;
+        }
+        let gi = layout.pad[g as usize] as usize;
+        cells.unblock(grid, gi);
+        reach.search_pulls(grid, cells, gi, sides);
+        cells.block(grid, gi);
+        // Pulls to leave the goals, and to reach the way out (which must be possible).
+        let (mut leave, mut out) = (u32::MAX, u32::MAX);
+        for &node in reach.reached() {
+            let s = layout.compact[node as usize / 4];
+            if s == NONE || p.is_goal[s as usize] {
+                continue;
+            }
+            let k = reach.pushes(node as usize).unwrap_or(u32::MAX);
+            leave = leave.min(k);
+            if exit[s as usize] {
+                out = out.min(k);
+            }
+        }
+        if std::env::var("PLAN_DEBUG").is_ok() {
+            eprintln!("goal {} sides {sides:04b} leave {leave} out {out}", p.board_sq[g as usize]);
+        }
+        let key = (leave, out);
+        if out != u32::MAX && best.is_none_or(|(b, _)| key < b) {
+            best = Some((key, j as u16));
+        }
+    }
+    best.map(|(_, j)| j)
+}
+
+/// Of the filled goals, the one whose box reaches the most squares by pulls (the player
+/// anywhere next to it).
+fn farthest(
+    p: &Problem,
+    layout: &Layout,
+    cells: &mut Cells,
+    reach: &mut BoxReach,
+    filled: &[bool],
+) -> u16 {
+    let grid = &layout.grid;
+    let mut best: Option<(usize, u16)> = None;
+    for (j, &g) in p.goals.iter().enumerate() {
+        if !filled[j] {
+            continue;
+        }
+        let gi = layout.pad[g as usize] as usize;
+        cells.unblock(grid, gi);
+        reach.search_pulls(grid, cells, gi, cells.free_sides(gi));
+        cells.block(grid, gi);
+        let squares = reach.reached().len();
+        if best.is_none_or(|(sq, _)| squares > sq) {
+            best = Some((squares, j as u16));
+        }
+    }
+    best.expect("a filled goal is left").1
 }

@@ -1,0 +1,107 @@
+//! The deadlock tests the fast search runs on each new position: the optimal search's own
+//! (freeze, boxes frozen on goals that cut off goals, corrals closed for good and corrals
+//! whose boxes alone cannot be solved) and the matching of boxes to goals each can reach
+//! from the side the player can get to. Every test is sound: a position it calls dead has
+//! no solution.
+
+use crate::assign::{Assignment, INF_COST};
+use crate::corral::{Corrals, Verdict};
+use crate::corral_deadlock::CorralSearch;
+use crate::deadlock::freeze_status;
+use crate::fixed::FixedGoals;
+use crate::problem::{Problem, INF_DIST, NONE};
+
+use super::board::State;
+
+/// Scratch and caches of the tests.
+pub struct DeadTests {
+    walls: Vec<u16>,
+    fixed: FixedGoals,
+    corrals: Corrals,
+    corral_pushes: Vec<(u16, u8)>,
+    corral_search: CorralSearch,
+    assign: Assignment,
+    costs: Vec<u16>,
+}
+
+impl DeadTests {
+    pub fn new(p: &Problem) -> DeadTests {
+        let ng = p.goals.len();
+        DeadTests {
+            walls: Vec::with_capacity(16),
+            fixed: FixedGoals::new(p),
+            corrals: Corrals::new(p.n, true),
+            corral_pushes: Vec::new(),
+            corral_search: CorralSearch::new(p),
+            assign: Assignment::new(ng),
+            costs: vec![0; ng * ng],
+        }
+    }
+
+    /// The position in `st` (flooded), reached by moving a box to `to`: dead?
+    pub fn after_move(&mut self, p: &Problem, st: &State, to: u16) -> bool {
+        let has_box = |s: u16| st.box_at[s as usize] != NONE;
+        let (frozen, off_goal) = freeze_status(p, &mut self.walls, &has_box, to);
+        if frozen && (off_goal || self.fixed.deadlocked(p, &st.boxes, &st.box_at)) {
+            return true;
+        }
+        self.corral_dead(p, st, to) || !self.matchable(p, st)
+    }
+
+    /// A start position (flooded): dead? Every box is tested.
+    pub fn at_start(&mut self, p: &Problem, st: &State) -> bool {
+        let has_box = |s: u16| st.box_at[s as usize] != NONE;
+        for &b in &st.boxes {
+            if p.dead[b as usize] {
+                return true;
+            }
+            let (frozen, off_goal) = freeze_status(p, &mut self.walls, &has_box, b);
+            if frozen && off_goal {
+                return true;
+            }
+        }
+        self.corral_dead(p, st, NONE) || !self.matchable(p, st)
+    }
+
+    /// A corral that can never be opened, or one next to `last` whose boxes alone cannot
+    /// be solved.
+    fn corral_dead(&mut self, p: &Problem, st: &State, last: u16) -> bool {
+        let (marks, stamp) = st.flood.marks();
+        let verdict =
+            self.corrals.analyse(p, &st.box_at, marks, stamp, last, &mut self.corral_pushes);
+        if verdict == Verdict::Deadlock {
+            return true;
+        }
+        let mut start = 0;
+        for &end in &self.corrals.suspect_ends {
+            let inside = self.corrals.suspects[start];
+            let barrier = &self.corrals.suspects[start + 1..end];
+            start = end;
+            if self.corral_search.deadlocked(p, barrier, inside, st.player, st.norm) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Every box can be matched to its own goal, each reachable by pushes from the side the
+    /// player can get to.
+    fn matchable(&mut self, p: &Problem, st: &State) -> bool {
+        let ng = p.goals.len();
+        for (i, &b) in st.boxes.iter().enumerate() {
+            let class = p.player_class(b, st.player);
+            p.cost_row(b, class, &mut self.costs[i * ng..(i + 1) * ng]);
+        }
+        let costs = &self.costs;
+        let cost = |i: usize, j: usize| {
+            let d = costs[i * ng + j];
+            if d == INF_DIST {
+                INF_COST
+            } else {
+                d as i64
+            }
+        };
+        self.assign.solve(&cost);
+        self.assign.total(&cost) < INF_COST
+    }
+}
