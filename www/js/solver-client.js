@@ -2,9 +2,17 @@
 // progress, resolves with the final message, cancels (and terminates a worker that does
 // not answer a cancel within a second), and notices a worker that dies or hangs. After
 // a crash, a hang or an error the worker is dropped and a fresh one starts next time.
+// A worker whose search took much memory is dropped too when the search ends: a wasm
+// memory never shrinks, and an idle worker should not keep hundreds of MiB.
 
 const HANG_MS = 15000; // no message for this long while searching = hung
 const CANCEL_MS = 1000;
+const KEEP_BYTES = 128 * 1024 * 1024; // a worker that used more is not kept for the next search
+
+/** Bytes a search's store held, from its last message (fast: memoryBytes; IDA*: table). */
+function bytesUsed(msg) {
+  return msg.memoryBytes ?? (msg.tableCapacity ?? 0) * 16;
+}
 
 export class SolverClient {
   constructor() {
@@ -72,7 +80,8 @@ export class SolverClient {
       job.onProgress(msg);
       return;
     }
-    if (msg.type === 'error') this.kill(); // its wasm may be in a bad state
+    // After an error its wasm may be in a bad state; after a big search it holds memory.
+    if (msg.type === 'error' || bytesUsed(msg) > KEEP_BYTES) this.kill();
     this.end(msg);
   }
 

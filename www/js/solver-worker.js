@@ -1,6 +1,7 @@
-// solver-worker.js — module Web Worker that runs the wasm SolverTask in 50 ms slices,
-// posting every progress message, and yields to its event loop between slices so that a
-// {type: 'cancel'} message can arrive. Protocol (see solver-client.js):
+// solver-worker.js — module Web Worker that runs the wasm SolverTask (the fast search or
+// the push-optimal IDA*, as `options.mode` says) in 50 ms slices, posting every progress
+// message, and yields to its event loop between slices so that a {type: 'cancel'} message
+// can arrive. Protocol (see solver-client.js):
 //   in:  {type: 'solve', id, level, player, boxes, options} | {type: 'cancel', id}
 //   out: {id, type: 'progress' | 'solved' | 'unsolvable' | 'limit' | 'cancelled' | 'error', ...}
 import init, { SolverTask } from '../pkg/sokoban_wasm.js';
@@ -21,6 +22,16 @@ self.onmessage = (e) => {
 
 const pause = () => new Promise((r) => setTimeout(r, 0));
 
+/** The message for an exception: a trap of the wasm (most often memory the browser would
+ *  not give) gets a word on what to do. */
+function errorText(err) {
+  const text = String(err?.message ?? err);
+  if (typeof WebAssembly !== 'undefined' && err instanceof WebAssembly.RuntimeError) {
+    return `the solver crashed (${text}); if the browser ran out of memory, lower the memory in the solver options`;
+  }
+  return text;
+}
+
 async function run(m) {
   const job = { id: m.id, cancel: false };
   current = job;
@@ -28,20 +39,27 @@ async function run(m) {
   try {
     await ready;
     task = new SolverTask(m.level, m.player, Uint32Array.from(m.boxes), m.options ?? {});
+    // A first, zero-length slice: the page sees the search's set-up read-out (its memory
+    // budget, the boxes to pack) at once, even when the search then takes only a moment.
+    let msg = task.step(0);
     for (;;) {
+      self.postMessage({ ...msg, id: job.id });
+      if (msg.type !== 'progress') break;
+      await pause();
       if (job.cancel) {
         self.postMessage({ ...task.cancel(), id: job.id });
         break;
       }
-      const msg = task.step(50);
-      self.postMessage({ ...msg, id: job.id });
-      if (msg.type !== 'progress') break;
-      await pause();
+      msg = task.step(50);
     }
   } catch (err) {
-    self.postMessage({ id: job.id, type: 'error', message: String(err?.message ?? err) });
+    self.postMessage({ id: job.id, type: 'error', message: errorText(err) });
   } finally {
-    task?.free();
+    try {
+      task?.free();
+    } catch {
+      // a wasm that trapped may not free; the page drops this worker after an error
+    }
     if (current === job) current = null;
   }
 }
