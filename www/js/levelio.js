@@ -85,3 +85,14 @@ export async function copyText(text) {
     return false;
   }
 }
+
+const KEY_SOLVE_MODE = 'sokoban.solveMode';
+
+/** What Solve looks for: 'fast' (the default) or 'optimal' (fewest pushes). */
+export function loadSolveMode() {
+  return load(KEY_SOLVE_MODE) === 'optimal' ? 'optimal' : 'fast';
+}
+
+export function saveSolveMode(mode) {
+  store(KEY_SOLVE_MODE, mode);
+}

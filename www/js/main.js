@@ -10,7 +10,7 @@ import { attachInput, isFormField } from './input.js';
 import * as io from './levelio.js';
 import { Playback } from './replay.js';
 import { SolverClient } from './solver-client.js';
-import { SolverPanel, fmtTime } from './solver-panel.js';
+import { SolverPanel, endText, fmtCount, fmtTime } from './solver-panel.js';
 import { BUILTIN } from './levels.js';
 import { levelTitle, plural, renderLevelList } from './level-list.js';
 
@@ -31,10 +31,15 @@ const state = {
   dead: new Map(),
   wasSolved: false,
   solved: new Set(), // levels (XSB) solved at some point
+  plan: null, // the last solution found, for Hint (see keepSolution)
+  offer: null, // the solution the panel's Replay button plays (see offer)
 };
 
 let board, panel;
-const solver = new SolverClient();
+const fastSolver = new SolverClient(); // Fast Solve, Hint, and the fast search next to the IDA*
+const optimalSolver = new SolverClient(); // Fewest pushes (IDA*)
+const solving = () => fastSolver.busy || optimalSolver.busy;
+let searches = 0; // searches started (a Hint along a kept solution starts none)
 
 // ---------------------------------------------------------------- messages
 
@@ -281,7 +286,9 @@ function stopEverything() {
   endGroup();
   closeReplay();
   clearSelection();
-  if (solver.busy) solver.cancel();
+  fastSolver.cancel();
+  optimalSolver.cancel();
+  dropOffer();
 }
 
 function act(fn) {
@@ -442,12 +449,26 @@ function replayText(lurd) {
 
 // ---------------------------------------------------------------- solver
 
-function solverOptions() {
-  const opts = {};
+const FAST_MIB = 512; // fast search memory (a wasm tab has 2–4 GB at most)
+const TABLE_MIB = 64; // IDA* table
+const ALONGSIDE_MIB = 256; // the fast search next to the IDA* (see solveFewest)
+
+/** 'fast' or 'optimal', as the Solve mode switch says. */
+function solveMode() {
+  return document.querySelector('input[name="s-mode"]:checked')?.value === 'optimal' ? 'optimal' : 'fast';
+}
+
+function mibInput(id, fallback, max) {
+  const v = Number($(id).value);
+  return v >= 1 ? Math.min(Math.round(v), max) : fallback;
+}
+
+function solverOptions(mode) {
+  const opts = { mode };
   const limit = Number($('s-limit').value);
   if (limit > 0) opts.timeLimitMs = limit * 1000;
-  const mib = Number($('s-table-mib').value);
-  opts.tableMiB = mib >= 1 ? Math.min(mib, 1024) : 64;
+  if (mode === 'fast') opts.memoryMiB = mibInput('s-memory-mib', FAST_MIB, 3072);
+  else opts.tableMiB = mibInput('s-table-mib', TABLE_MIB, 1024);
   return opts;
 }
 
@@ -457,8 +478,120 @@ function setSolving(on) {
   $('cancel').disabled = !on;
 }
 
+// A verified solution is kept (state.plan) with the positions it passes after each push:
+// while the position on the board is one of them, Hint plays the next push from it with
+// no new search. The position after a push does not depend on the walk to it, so pushing
+// the same boxes the same way by hand follows the solution too; any other push leaves it,
+// and the next Hint drops it and searches again.
+
+/** Boxes as a key: their squares, sorted. */
+const boxKey = (boxes) => Array.from(boxes).sort((a, b) => a - b).join(',');
+
+function keepSolution(session, player, boxes, moves) {
+  const width = state.view.width;
+  const delta = { u: -width, d: width, l: -1, r: 1 };
+  const on = new Set(boxes);
+  const points = [{ key: boxKey(on), player, at: 0 }]; // at: index in moves of what follows
+  let p = player;
+  for (let i = 0; i < moves.length; i++) {
+    const c = moves[i];
+    const d = delta[c.toLowerCase()];
+    p += d;
+    if (c !== c.toLowerCase()) {
+      on.delete(p);
+      on.add(p + d);
+      points.push({ key: boxKey(on), player: p, at: i + 1 });
+    }
+  }
+  state.plan = { session, moves, points, delta };
+}
+
+/** The next push along the kept solution from here: {moves, toGo}, or null (plan dropped). */
+function hintFromPlan() {
+  const plan = state.plan;
+  const s = state.session;
+  if (!plan || plan.session !== s) return null;
+  const key = boxKey(s.boxSquares());
+  const player = s.player();
+  // The latest point with these boxes whose next push the player can walk to.
+  for (let k = plan.points.length - 2; k >= 0; k--) {
+    const at = plan.points[k];
+    if (at.key !== key) continue;
+    const next = plan.points[k + 1];
+    let moves = plan.moves.slice(at.at, next.at);
+    if (player !== at.player) {
+      const push = moves[moves.length - 1];
+      const stand = next.player - plan.delta[push.toLowerCase()];
+      const walk = stand === player ? '' : s.walkTo(stand);
+      if (walk === undefined) continue;
+      moves = walk + push;
+    }
+    try {
+      moves = s.checkLurd(moves); // never trust, verify
+    } catch {
+      continue;
+    }
+    return { moves, toGo: plan.points.length - 1 - k };
+  }
+  state.plan = null;
+  return null;
+}
+
+function playHint(moves, toGo, kept) {
+  const rest = `${toGo} push${toGo === 1 ? '' : 'es'} to go`;
+  panel.setState(`Hint: the next push (${rest}${kept ? ' along the solution found before; no new search' : ' with the solution found'}).`, 'ok');
+  status('Hint: walking to the next push.');
+  animate(moves.slice(0, moves.search(/[A-Z]/) + 1));
+}
+
+/**
+ * Check a solution found from the search's start position: against the board when it is
+ * still there, else against a copy of the game at that position. Returns the moves with
+ * their push flags; throws when they do not replay.
+ */
+function verifyFrom(start, lurd) {
+  const s = state.session;
+  if (s === start.session && s.historyLurd() === start.history) return s.checkLurd(lurd);
+  const copy = Session.restore(start.xsb, start.history, '');
+  try {
+    return copy.checkLurd(lurd);
+  } finally {
+    copy.free();
+  }
+}
+
+// A solution the panel offers with its Replay button (a first solution, or one found
+// after the position changed): {session, history, moves, what}.
+function offer(start, moves, label, what) {
+  state.offer = { session: start.session, history: start.history, moves, what };
+  $('s-replay').textContent = label;
+  $('s-offer').hidden = false;
+}
+
+function dropOffer() {
+  state.offer = null;
+  $('s-offer').hidden = true;
+}
+
+/** Replay the offered solution, first taking back the moves made since its search started
+ *  when they only went on from there (the replay of another solution, say). */
+function replayOffer() {
+  const o = state.offer;
+  const s = state.session;
+  if (!o || o.session !== s) return dropOffer();
+  interrupt();
+  let h = s.historyLurd();
+  while (h !== o.history && h.length > o.history.length && h.startsWith(o.history) && s.undo()) h = s.historyLurd();
+  render();
+  if (h !== o.history) {
+    status('The position has changed since this solution was found, and undoing does not get back there: press Solve again.', 'error');
+    return;
+  }
+  startReplay(o.moves, o.what);
+}
+
 async function runSolver(kind) {
-  if (solver.busy) return;
+  if (solving()) return;
   interrupt();
   render();
   const s = state.session;
@@ -466,38 +599,131 @@ async function runSolver(kind) {
     panel.setState('The level is already solved.', 'ok');
     return;
   }
-  const request = { level: s.levelXsb(), player: s.player(), boxes: Array.from(s.boxSquares()), options: solverOptions() };
-  const history = s.historyLurd();
-  const atStart = state.view.moves === 0;
-  panel.reset();
-  panel.setState(kind === 'hint' ? 'Looking for the best next push…' : 'Solving…', 'running');
-  setSolving(true);
-  const msg = await solver.solve(request, (m) => panel.update(m));
-  setSolving(false);
-  if (msg.iteration !== undefined) panel.update(msg);
-  if (msg.type !== 'solved') {
-    panel.showEnd(msg, atStart);
-    return;
+  if (kind === 'hint') {
+    const h = hintFromPlan();
+    if (h) return playHint(h.moves, h.toGo, true);
   }
-  if (state.session !== s || s.historyLurd() !== history) {
-    panel.setState(`Found a solution (${msg.pushes} pushes), but the position has changed since: press ${kind === 'hint' ? 'Hint' : 'Solve'} again.`, 'bad');
+  const mode = kind === 'hint' ? 'fast' : solveMode();
+  const start = {
+    session: s, xsb: s.levelXsb(), history: s.historyLurd(), player: s.player(),
+    boxes: Array.from(s.boxSquares()), atStart: state.view.moves === 0,
+  };
+  const request = (options) => ({ level: start.xsb, player: start.player, boxes: start.boxes, options });
+  dropOffer();
+  panel.reset(mode);
+  panel.setState(kind === 'hint' ? 'Looking for a solution to take the next push from…'
+    : mode === 'fast' ? 'Solving (fast: any solution)…' : 'Solving (fewest pushes)…', 'running');
+  setSolving(true);
+  searches++;
+  let msg;
+  if (mode === 'fast') {
+    msg = await fastSolver.solve(request(solverOptions('fast')), (m) => panel.update(m));
+    if (msg.mode) panel.update(msg);
+  } else {
+    msg = await solveFewest(start, request);
+  }
+  setSolving(false);
+  if (msg.type !== 'solved') {
+    if (!msg.shown) panel.showEnd(msg, start.atStart);
     return;
   }
   let moves;
   try {
-    moves = s.checkLurd(msg.lurd); // never trust, verify
+    moves = verifyFrom(start, msg.lurd);
   } catch (e) {
     panel.setState(`The solver's answer does not replay: ${e.message}`, 'bad');
     return;
   }
-  if (kind === 'hint') {
-    panel.setState(`Hint: the next push (${msg.pushes} pushes to go with the best solution).`, 'ok');
-    status('Hint: walking to the next push.');
-    animate(moves.slice(0, moves.search(/[A-Z]/) + 1));
-  } else {
-    panel.setState(`Solved: ${msg.pushes} pushes, ${msg.moves} moves (fewest pushes), found in ${fmtTime(msg.elapsedMs)}.`, 'ok');
-    startReplay(moves, 'the solver’s solution');
+  if (start.session !== state.session) return; // another level since
+  keepSolution(s, start.player, start.boxes, moves);
+  const how = mode === 'fast' ? 'fast search: not necessarily the fewest pushes' : msg.proven ? 'fewest pushes, proven' : 'fewest pushes';
+  const text = `${msg.pushes} pushes, ${msg.moves} moves (${how}), ${msg.proven ? 'in' : 'found in'} ${fmtTime(msg.elapsedMs)}`;
+  if (s.historyLurd() !== start.history) {
+    if (kind !== 'hint') offer(start, moves, 'Replay it', 'the solver’s solution');
+    panel.setState(kind === 'hint'
+      ? `Found a solution (${msg.pushes} pushes), but the position has changed since: press Hint again.`
+      : `Found a solution: ${text}. The position has changed since: Replay goes back there, if undoing can, and plays it.`, 'bad');
+    return;
   }
+  if (kind === 'hint') return playHint(moves, msg.pushes, false);
+  panel.setState(`Solved: ${text}.`, 'ok');
+  startReplay(moves, 'the solver’s solution');
+}
+
+/**
+ * Fewest pushes: the IDA* in its worker and, where the machine has more than one core, the
+ * fast search in a second worker at the same time. Why both: the IDA* can take minutes or
+ * hours on a level the fast search solves in a second, so the fast one's solution is
+ * offered at once as a first answer while the IDA* goes on; and since the IDA* threshold
+ * is a proven lower bound, once it reaches that solution's push count the first answer is
+ * known to have the fewest pushes and the IDA* can stop. The fast search alongside gets at
+ * most 256 MiB so that the two stay well within a tab's memory (64 MiB table + 256 MiB);
+ * on one core it would only slow the IDA* down, so it does not run. Resolves with the
+ * IDA*'s final message, or a solved / unsolvable one made from the fast search's.
+ */
+async function solveFewest(start, request) {
+  const run = { first: null, proven: false, unsolvable: null, threshold: 0 };
+  const proveFirst = () => {
+    if (run.first && !run.proven && run.threshold >= run.first.pushes) {
+      run.proven = true;
+      optimalSolver.cancel();
+    }
+  };
+  const optimal = optimalSolver.solve(request(solverOptions('optimal')), (m) => {
+    panel.update(m);
+    run.threshold = Math.max(run.threshold, m.threshold);
+    proveFirst();
+  });
+  let alongside = Promise.resolve();
+  if (navigator.hardwareConcurrency > 1) {
+    const opts = solverOptions('fast');
+    opts.memoryMiB = Math.min(opts.memoryMiB, ALONGSIDE_MIB);
+    panel.setFirst('A fast search runs alongside for a first solution…');
+    alongside = fastSolver.solve(request(opts), (m) => {
+      if (!run.first) panel.setFirst(`Fast search alongside: best packed ${m.bestPacked} / ${m.goals}, ${fmtCount(m.positions)} positions, ${fmtTime(m.elapsedMs)}…`);
+    }).then((m) => {
+      if (m.type === 'solved') {
+        let moves;
+        try {
+          moves = verifyFrom(start, m.lurd);
+        } catch (e) {
+          panel.setFirst(`The fast search's answer does not replay: ${e.message}`);
+          return;
+        }
+        run.first = m;
+        if (start.session !== state.session) return;
+        keepSolution(start.session, start.player, start.boxes, moves);
+        panel.setFirst(`First solution: ${m.pushes} pushes, ${m.moves} moves (fast search, ${fmtTime(m.elapsedMs)}); looking for fewer pushes…`, 'ok');
+        offer(start, moves, 'Replay first solution', 'the first solution');
+        proveFirst();
+      } else if (m.type === 'unsolvable') {
+        run.unsolvable = m; // proven by the fast search: the IDA* need not go on
+        optimalSolver.cancel();
+      } else if (m.type !== 'cancelled') {
+        panel.setFirst(`Fast search alongside: ${endText(m, start.atStart)}`);
+      }
+    });
+  }
+  const msg = await optimal;
+  if (msg.mode) panel.update(msg);
+  fastSolver.cancel();
+  await alongside;
+  if (run.proven) {
+    panel.setFirst(`The fast search found it in ${fmtTime(run.first.elapsedMs)}; then the IDA* proved that no solution has fewer pushes.`, 'ok');
+    dropOffer();
+    return { ...run.first, proven: true, elapsedMs: msg.elapsedMs ?? run.first.elapsedMs };
+  }
+  if (run.unsolvable) return run.unsolvable;
+  if (run.first && msg.type === 'solved') {
+    panel.setFirst(`First solution: ${run.first.pushes} pushes (fast search); the fewest are ${msg.pushes}.`, 'ok');
+    dropOffer();
+  }
+  if (run.first && msg.type !== 'solved') {
+    // The first solution stays on offer; say how the IDA* ended.
+    panel.setState(`${endText(msg, start.atStart).replace(/ without a solution\.$/, '.')} The fewest pushes are not proven; the first solution (${run.first.pushes} pushes) can be replayed.`, msg.type === 'cancelled' ? '' : 'bad');
+    return { ...msg, shown: true };
+  }
+  return msg;
 }
 
 // ---------------------------------------------------------------- share
@@ -575,8 +801,17 @@ function wireUi() {
   speed();
   on('solve', () => runSolver('solve'));
   on('hint', () => runSolver('hint'));
+  on('s-replay', replayOffer);
+  for (const r of document.querySelectorAll('input[name="s-mode"]')) {
+    r.checked = r.value === io.loadSolveMode();
+    r.addEventListener('change', () => {
+      io.saveSolveMode(solveMode());
+      if (!solving()) panel.reset(solveMode());
+    });
+  }
   on('cancel', () => {
-    solver.cancel();
+    fastSolver.cancel();
+    optimalSolver.cancel();
     panel.setState('Cancelling…', 'running');
   });
   on('copy-link', () => share(state.session.shareUrl(location.origin + location.pathname), 'share link'));
@@ -677,16 +912,24 @@ async function main() {
     speed: $('s-speed'),
     time: $('s-time'),
     table: $('s-table'),
+    packed: $('s-packed'),
+    positions: $('s-positions'),
+    memory: $('s-memory'),
+    cells: $('s-cells'),
+    strategy: $('s-strategy'),
+    first: $('s-first'),
     chart: $('s-chart'),
   });
   attachInput($('board'), board, actions);
   wireUi();
+  panel.reset(solveMode());
   openFirstLevel();
   // For tests and the curious: read-only access to the game state.
   window.app = {
     view: () => state.session.view(),
     history: () => state.session.historyLurd(),
-    busy: () => walk.active || replay.playing || solver.busy,
+    busy: () => walk.active || replay.playing || solving(),
+    searches: () => searches,
   };
   document.documentElement.dataset.ready = 'true';
 }
