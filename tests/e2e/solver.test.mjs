@@ -1,6 +1,8 @@
-// The solver panel: Solve (live progress, then an animated replay that ends solved),
-// Cancel of a long search, Hint, and the unsolvable / limit messages. Saves solver.png
-// (the whole page), solver-panel.png (the panel after solving) and solver-running.png.
+// The solver panel in Fewest pushes mode (the IDA*): Solve (live progress, then an
+// animated replay that ends solved), Cancel of a long search, Hint, the unsolvable / limit
+// messages, a worker that dies. Fast mode (the default) is in fast-solver.test.mjs. Saves
+// solver.png (the whole page), solver-panel.png (the panel after solving) and
+// solver-running.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -11,6 +13,8 @@ import { BIG_OPEN, DOORWAY, ROOM } from './levels.mjs';
 
 const app = useApp();
 
+/** Choose what Solve looks for: 'Fast' or 'Fewest pushes'. */
+const chooseMode = (page, name) => page.getByRole('radio', { name, exact: true }).check();
 
 const solverState = (page) => page.textContent('#s-state');
 const progressCount = (page) => page.$eval('#solver-stats', (e) => Number(e.dataset.progress || 0));
@@ -26,6 +30,7 @@ async function waitSolverState(page, re, timeout = 30000) {
 
 test('Solve shows live progress, then replays the solution until the level is solved', async () => {
   const page = await playing(app, DOORWAY);
+  await chooseMode(page, 'Fewest pushes');
   await button(page, 'Solve').click();
   assert.equal(await button(page, 'Cancel').isDisabled(), false);
   assert.equal(await button(page, 'Solve').isDisabled(), true);
@@ -64,6 +69,7 @@ test('Solve shows live progress, then replays the solution until the level is so
 
 test('Cancel stops a long search and the page stays responsive', async () => {
   const page = await playing(app, BIG_OPEN);
+  await chooseMode(page, 'Fewest pushes');
   await button(page, 'Solve').click();
   await page.waitForFunction(() => Number(document.querySelector('#solver-stats').dataset.progress) >= 3, null, { timeout: 10000 });
   await page.locator('section[aria-labelledby="h-solver"]').screenshot({ path: join(OUTPUT, 'solver-running.png') });
@@ -92,6 +98,7 @@ test('Cancel stops a long search and the page stays responsive', async () => {
 
 test('the solver says when there is no solution, and when a time limit stops it', async () => {
   const page = await playing(app, '#####\n#$  #\n#  .#\n# @ #\n#####');
+  await chooseMode(page, 'Fewest pushes');
   await button(page, 'Solve').click();
   await waitSolverState(page, /This level has no solution/);
   await pasteText(page, ROOM);
@@ -109,7 +116,7 @@ test('the solver says when there is no solution, and when a time limit stops it'
   await page.context().close();
 });
 
-test('a solver worker that dies or does not answer is replaced by a fresh one', async () => {
+test('a solver worker that dies or does not answer is replaced by a fresh one (fast mode)', async () => {
   const page = await playing(app, ROOM);
   // A worker that fails to start: the page says so.
   await page.route('**/solver-worker.js', (route) => route.fulfill({
