@@ -1,6 +1,8 @@
 //! `sokoban`: the command-line tool. Checks and converts level files in every format the
 //! rules crate reads, and runs the solver on level collections (for benchmarks).
 
+mod puzzle;
+
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
@@ -27,6 +29,15 @@ usage:
   sokoban plan FILE [--levels A-B]
       Draw each level with the fast search's packing plan: every goal shows its place in
       the order the goals are to be filled (1-9, a-z, A-Z).
+  sokoban puzzle [FILE] [--goal blank-last|blank-first|TILES] [--size WxH] [--csv]
+                 [--heuristic auto|pdb|lc|manhattan] [--timeout SECONDS] [--no-mirror]
+                 [--progress]
+      Sliding-tile puzzles (2x2 to 5x5), fewest moves. Input: a count, then one position
+      per line (numbers in row-major order, 0 the blank), or a CSV with a 'tiles' column.
+      Prints each position's fewest moves, or -1 when the goal cannot be reached. --goal:
+      blank-last (1 2 ... 0, the default), blank-first (0 1 2 ...) or the goal's tiles.
+      --csv: 'id,status,moves,nodes,ms,solution' (the blank's moves, U R D L); a CSV
+      input's 'optimal_moves' column is checked (exit 1 on a mismatch).
   FILE may be '-' for standard input.";
 
 fn main() -> ExitCode {
@@ -36,6 +47,7 @@ fn main() -> ExitCode {
         Some("convert") => convert(&args[1..]),
         Some("solve") => solve(&args[1..]),
         Some("plan") => plan(&args[1..]),
+        Some("puzzle") => puzzle::puzzle(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
