@@ -11,6 +11,9 @@ use sokoban_core::{lurd, Cell, Dir, Game, Level, Move, Position};
 use sokoban_path::BoxSearch;
 use sokoban_solver::{Clock, Limit, Mode, Options, Status, Step};
 
+mod puzzle;
+pub use puzzle::{puzzle_cache_bytes, PuzzleSession, PuzzleTask};
+
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();
@@ -418,12 +421,12 @@ impl Session {
 }
 
 /// `performance.now()` where available (window or worker), else `Date.now()`.
-struct JsClock {
+pub(crate) struct JsClock {
     perf: Option<web_sys::Performance>,
 }
 
 impl JsClock {
-    fn new() -> JsClock {
+    pub(crate) fn new() -> JsClock {
         let global = js_sys::global();
         let perf = js_sys::Reflect::get(&global, &JsValue::from_str("performance"))
             .ok()
