@@ -208,6 +208,9 @@ impl Heuristic for LinearConflict {
 /// larger of the two.
 pub struct Pdb {
     tables: Vec<Arc<PatternDb>>,
+    /// The tables' bytes (kept alive by `tables`), for lookups without bounds checks: an
+    /// index is a sum of cells below n times n^slot, always inside its table.
+    raw: Vec<*const u8>,
     n: usize,
     /// Per tile: group, and n^slot.
     group: [u8; MAX_CELLS],
@@ -273,7 +276,11 @@ impl Pdb {
         });
         let _ = h;
         let g = tables.len();
+        for t in &tables {
+            assert_eq!(t.table.len() as u64, crate::pdb::table_entries(n, t.cells.len()));
+        }
         Pdb {
+            raw: tables.iter().map(|t| t.table.as_ptr()).collect(),
             tables,
             n,
             group,
@@ -291,6 +298,16 @@ impl Pdb {
     /// Whether the mirror lookup is in use.
     pub fn mirrored(&self) -> bool {
         self.mirror.is_some()
+    }
+}
+
+impl Pdb {
+    #[inline(always)]
+    fn lookup(&self, g: usize, i: u32) -> u8 {
+        debug_assert!((i as usize) < self.tables[g].table.len());
+        // SAFETY: `raw[g]` points to `tables[g].table`, held by `self.tables` and never
+        // changed; `i` is the sparse index of cells below n, below n^k = its length.
+        unsafe { *self.raw[g].add(i as usize) }
     }
 }
 
@@ -330,7 +347,7 @@ impl Heuristic for Pdb {
         let i = self.idx[g] + to as u32 * self.mult[t] - from as u32 * self.mult[t];
         self.idx[g] = i;
         let old = self.val[g];
-        let v = self.tables[g].table[i as usize];
+        let v = self.lookup(g, i);
         self.val[g] = v;
         self.sum = self.sum + v as u32 - old as u32;
         let mut rold = 0;
@@ -340,7 +357,7 @@ impl Heuristic for Pdb {
             let ri = self.ridx[rg] + mt * m.mult[t] - mf * m.mult[t];
             self.ridx[rg] = ri;
             rold = self.rval[rg];
-            let rv = self.tables[rg].table[ri as usize];
+            let rv = self.lookup(rg, ri);
             self.rval[rg] = rv;
             self.rsum = self.rsum + rv as u32 - rold as u32;
         }

@@ -151,6 +151,8 @@ impl CellMask for u32 {
 struct Sweep<M: CellMask> {
     w: usize,
     n: usize,
+    /// log2(n) when n is a power of two (the 15-puzzle: digits by shifts), else 0.
+    shift: u32,
     k: usize,
     mult: Vec<u32>,
     all: u32,
@@ -188,6 +190,7 @@ impl<M: CellMask> Sweep<M> {
         let mut s = Sweep {
             w,
             n,
+            shift: if n.is_power_of_two() { n.trailing_zeros() } else { 0 },
             k,
             mult: (0..k).map(|i| (n as u32).pow(i as u32)).collect(),
             all,
@@ -234,11 +237,19 @@ impl<M: CellMask> Sweep<M> {
     fn expand(&mut self, idx: usize, mut todo: u32) {
         let mut pos = [0u8; 8];
         let mut occupied = 0u32;
-        let mut rest = idx;
-        for p in pos.iter_mut().take(self.k) {
-            *p = (rest % self.n) as u8;
-            rest /= self.n;
-            occupied |= 1 << *p;
+        if self.shift != 0 {
+            let mask = self.n - 1;
+            for (i, p) in pos.iter_mut().enumerate().take(self.k) {
+                *p = ((idx >> (self.shift as usize * i)) & mask) as u8;
+                occupied |= 1 << *p;
+            }
+        } else {
+            let mut rest = idx;
+            for p in pos.iter_mut().take(self.k) {
+                *p = (rest % self.n) as u8;
+                rest /= self.n;
+                occupied |= 1 << *p;
+            }
         }
         let free = self.all & !occupied;
         todo &= free;
@@ -286,17 +297,27 @@ impl<M: CellMask> Sweep<M> {
                 return false;
             }
             let end = self.cur.len().min(self.at + 4096);
-            for idx in self.at..end {
-                let m = self.cur[idx].to_u32();
-                if m == 0 {
+            let mut block = self.at;
+            while block < end {
+                let block_end = (block + 32).min(end);
+                // Most entries are empty in most layers: skip them 32 at a time.
+                if self.cur[block..block_end].iter().fold(0, |a, &x| a | x.to_u32()) == 0 {
+                    block = block_end;
                     continue;
                 }
-                // Clearing as we go leaves `cur` empty for its turn as `next`.
-                self.cur[idx] = M::default();
-                let todo = m & !self.done[idx].to_u32();
-                if todo != 0 {
-                    self.expand(idx, todo);
+                for idx in block..block_end {
+                    let m = self.cur[idx].to_u32();
+                    if m == 0 {
+                        continue;
+                    }
+                    // Clearing as we go leaves `cur` empty for its turn as `next`.
+                    self.cur[idx] = M::default();
+                    let todo = m & !self.done[idx].to_u32();
+                    if todo != 0 {
+                        self.expand(idx, todo);
+                    }
                 }
+                block = block_end;
             }
             budget = budget.saturating_sub((end - self.at) as u64);
             self.at = end;
