@@ -3,7 +3,7 @@
 // change, saves progress, and connects the modules: board.js (drawing), input.js
 // (keys, mouse, touch), levelio.js (files, links, clipboard, storage), replay.js
 // (animated moves), level-list.js (a collection's levels), solver-client.js +
-// solver-panel.js (the worker and its read-out).
+// solver-panel.js (the worker and its read-out); puzzle.js is the sliding-tile mode.
 import init, { parse, rleLurd, Session } from '../pkg/sokoban_wasm.js';
 import { Board } from './board.js';
 import { attachInput, isFormField } from './input.js';
@@ -13,6 +13,7 @@ import { SolverClient } from './solver-client.js';
 import { SolverPanel, endText, fmtCount, fmtTime } from './solver-panel.js';
 import { BUILTIN } from './levels.js';
 import { levelTitle, plural, renderLevelList } from './level-list.js';
+import { initPuzzle } from './puzzle.js';
 
 const $ = (id) => document.getElementById(id);
 const SPEEDS = [1, 2, 4, 8, 15, 30, 60, 120]; // replay moves per second
@@ -931,6 +932,7 @@ async function main() {
     busy: () => walk.active || replay.playing || solving(),
     searches: () => searches,
   };
+  initPuzzle(); // the sliding-tile mode (its tab, or a ?puzzle= link)
   document.documentElement.dataset.ready = 'true';
 }
 

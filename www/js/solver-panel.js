@@ -4,6 +4,10 @@
 // nodes per iteration on a log scale that grows as iterations finish (the running
 // iteration is drawn lighter).
 //
+// Sliding-tile puzzles (mode 'puzzle'): the same read-out in moves, with the pattern
+// databases (being built, their size and build time, or found in the worker's cache) in
+// place of the table; the same chart.
+//
 // Fast (the feature space search): boxes packed in plan order by the best position found
 // ("best packed k / n"), positions stored, speed (moves tried per second), elapsed time,
 // memory used of its budget, feature-space cells, strategy. Its chart plots best packed
@@ -38,7 +42,8 @@ export class SolverPanel {
     const e = this.els;
     e.stats.dataset.progress = '0';
     e.stats.dataset.mode = mode;
-    for (const k of ['threshold', 'nodes', 'speed', 'time', 'table', 'packed', 'positions', 'memory', 'cells', 'strategy']) {
+    for (const k of ['threshold', 'nodes', 'speed', 'time', 'table', 'packed', 'positions', 'memory', 'cells', 'strategy', 'search']) {
+      if (!e[k]) continue; // a panel without this read-out
       e[k].textContent = '–';
       e[k].removeAttribute('title');
     }
@@ -57,6 +62,7 @@ export class SolverPanel {
   /** The line about the fast search that runs next to the IDA* ('' hides it). */
   setFirst(text, kind = '') {
     const el = this.els.first;
+    if (!el) return;
     el.textContent = text;
     el.dataset.kind = kind;
     el.hidden = !text;
@@ -80,12 +86,21 @@ export class SolverPanel {
 
   updateOptimal(m) {
     const e = this.els;
-    e.threshold.textContent = `${m.threshold} pushes (iteration ${m.iteration})`;
+    const puzzle = m.mode === 'puzzle';
+    const unit = puzzle ? 'moves' : 'pushes';
+    e.threshold.textContent = puzzle && m.phase === 'building' ? 'building the databases…'
+      : `${m.threshold} ${unit} (${puzzle && m.algorithm === 'A*' ? 'A*' : `iteration ${m.iteration}`})`;
     e.nodes.textContent = fmtCount(m.nodes);
     e.speed.textContent = `${fmtCount(m.nodesPerSecond)}/s`;
-    const fill = m.tableCapacity ? (100 * m.tableUsed) / m.tableCapacity : 0;
-    e.table.textContent = `${fill < 10 ? fill.toFixed(1) : fill.toFixed(0)}% full`;
-    e.table.title = `${fmtCount(m.tableUsed)} of ${fmtCount(m.tableCapacity)} slots`;
+    if (puzzle) {
+      if (e.search) e.search.textContent = `${m.algorithm}, ${m.heuristic}`;
+      e.table.textContent = dbText(m);
+      e.table.title = m.dbTables ? `Additive pattern databases ${m.dbPartition}${m.dbMirrored ? ', also looked up for the mirror image across the diagonal' : ''}` : '';
+    } else {
+      const fill = m.tableCapacity ? (100 * m.tableUsed) / m.tableCapacity : 0;
+      e.table.textContent = `${fill < 10 ? fill.toFixed(1) : fill.toFixed(0)}% full`;
+      e.table.title = `${fmtCount(m.tableUsed)} of ${fmtCount(m.tableCapacity)} slots`;
+    }
     if (m.iteration > 0) {
       let it = this.iterations.find((x) => x.iteration === m.iteration);
       if (!it) this.iterations.push((it = { iteration: m.iteration, nodes: 0, done: false }));
@@ -259,6 +274,15 @@ function gridLine(ctx, x0, x1, y) {
   ctx.moveTo(x0, y);
   ctx.lineTo(x1, y);
   ctx.stroke();
+}
+
+/** The pattern databases of a puzzle search, in words. */
+function dbText(m) {
+  if (!m.dbTables) return 'none';
+  const size = fmtMiB(m.dbBytes);
+  if (m.phase === 'building') return `${m.dbPartition}: building ${m.dbReady + 1} of ${m.dbTables}, ${Math.round(100 * m.dbBuilding)}%`;
+  if (m.dbCached === m.dbTables) return `${m.dbPartition}, ${size} (kept from before)`;
+  return `${m.dbPartition}, ${size}, built in ${fmtTime(m.dbBuildMs)}`;
 }
 
 /** What a search that found no solution ended with, in words. */
