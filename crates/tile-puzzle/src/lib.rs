@@ -330,6 +330,8 @@ pub struct Solver {
     done: Option<Report>,
     /// The start's lower bound, kept when the engine goes back to the cache.
     root_bound: u32,
+    /// When the databases' build started.
+    build_t0: Option<f64>,
 }
 
 impl Solver {
@@ -371,6 +373,7 @@ impl Solver {
             last_report_ms: 0.0,
             done: None,
             root_bound: 0,
+            build_t0: None,
         };
         if !start.can_reach(goal) {
             s.known = Some(Status::Unsolvable);
@@ -415,16 +418,11 @@ impl Solver {
     fn take_cached(&mut self, b: &mut Building) {
         let (w, h) = (self.start.width(), self.start.height());
         while b.builder.is_none() && b.tables.len() < b.groups.len() {
-            let cells = &b.groups[b.tables.len()];
-            match self.cache.get(w, h, cells) {
-                Some(t) => {
-                    self.db.cached += 1;
-                    self.db.ready += 1;
-                    self.db.bytes += t.bytes();
-                    b.tables.push(t);
-                }
-                None => b.builder = Some(PdbBuilder::new(w, h, cells)),
-            }
+            let Some(t) = self.cache.get(w, h, &b.groups[b.tables.len()]) else { return };
+            self.db.cached += 1;
+            self.db.ready += 1;
+            self.db.bytes += t.bytes();
+            b.tables.push(t);
         }
     }
 
@@ -538,17 +536,22 @@ impl Solver {
     /// Build the next piece of the databases; true when the search can start.
     fn build(&mut self, clock: &dyn Clock, budget: u64) -> bool {
         let Some(mut b) = self.building.take() else { return true };
-        if let Some(builder) = b.builder.as_mut() {
+        if b.tables.len() < b.groups.len() {
+            // The build's time counts from here, the builder's memory included.
+            let t0 = *self.build_t0.get_or_insert_with(|| clock.now_ms());
+            let (w, h) = (self.start.width(), self.start.height());
+            let builder =
+                b.builder.get_or_insert_with(|| PdbBuilder::new(w, h, &b.groups[b.tables.len()]));
             builder.started(clock.now_ms());
             if builder.run(budget) {
                 let db = Arc::new(b.builder.take().expect("builder").finish(clock.now_ms()));
                 self.db.ready += 1;
                 self.db.bytes += db.bytes();
-                self.db.build_ms += db.build_ms;
                 self.cache.insert(db.clone());
                 b.tables.push(db);
                 self.take_cached(&mut b);
             }
+            self.db.build_ms = clock.now_ms() - t0;
         }
         if b.tables.len() < b.groups.len() {
             self.building = Some(b);
