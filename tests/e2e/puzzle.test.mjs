@@ -154,6 +154,19 @@ test('a link opens the puzzle; the 8-puzzle is solved by A*; unsolvable position
   // Paste a position anywhere.
   await pasteText(page, '1 2 3 0 5 6 7 4 9 10 11 8 13 14 15 12');
   await waitStatus(page, /Loaded a 15-puzzle/);
+  // Copy link: this position (shown to copy by hand when the clipboard is not there).
+  await page.click('#p-copy-link');
+  await page.waitForFunction(() => /\?puzzle=4x4&tiles=1%2C2%2C3%2C0/.test(document.querySelector('#p-output').value));
+  // Restart and Home/End through the history.
+  await page.keyboard.press('ArrowUp'); // the gap is in the top row: a tile comes up
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('r');
+  assert.equal(await movesShown(page), 4, 'restart is two moves back, as one undoable group');
+  await page.keyboard.press('Home');
+  assert.equal(await movesShown(page), 0);
+  await page.keyboard.press('End');
+  assert.equal(await movesShown(page), 4);
+  await page.keyboard.press('Home');
   // Back to Sokoban: the link goes, and the arrows play Sokoban again.
   await page.getByRole('tab', { name: 'Sokoban' }).click();
   assert.equal(await page.isVisible('#sokoban-mode'), true);
