@@ -111,7 +111,7 @@ test('scramble a 15-puzzle and solve it: live progress, databases, replay to the
   await waitState(page, /Solved: \d+ moves, the fewest/, 90000);
   const progress = await page.$eval('#p-solver-stats', (e) => Number(e.dataset.progress));
   assert.ok(progress >= 2, `progress messages seen: ${progress}`);
-  assert.match(await page.textContent('#p-s-db'), /6-6-3, 32 MiB, built in/);
+  assert.match(await page.textContent('#p-s-db'), /6-6-3, 16 MiB, built in/);
   assert.match(await page.textContent('#p-s-threshold'), /\d+ moves \(iteration \d+\)/);
   assert.match(await page.textContent('#p-s-search'), /IDA\*, pattern databases/);
   assert.notEqual(await page.textContent('#p-s-nodes'), '–');

@@ -212,6 +212,12 @@ pub struct Pdb {
     /// index is a sum of cells below n times n^slot, always inside its table.
     raw: Vec<*const u8>,
     n: usize,
+    /// Per tile and cell: the distance to the tile's goal cell.
+    md: Vec<u8>,
+    /// Each group's Manhattan distance, of the position and of its mirror image (the
+    /// tables hold the values' excess over it).
+    gmd: Vec<u32>,
+    rgmd: Vec<u32>,
     /// Per tile: group, and n^slot.
     group: [u8; MAX_CELLS],
     mult: [u32; MAX_CELLS],
@@ -277,12 +283,16 @@ impl Pdb {
         let _ = h;
         let g = tables.len();
         for t in &tables {
-            assert_eq!(t.table.len() as u64, crate::pdb::table_entries(n, t.cells.len()));
+            let entries = crate::pdb::table_entries(n, t.cells.len());
+            assert_eq!(t.excess.len() as u64, entries.div_ceil(2));
         }
         Pdb {
-            raw: tables.iter().map(|t| t.table.as_ptr()).collect(),
+            raw: tables.iter().map(|t| t.excess.as_ptr()).collect(),
             tables,
             n,
+            md: distance_table(w, goal),
+            gmd: vec![0; g],
+            rgmd: vec![0; g],
             group,
             mult,
             mirror,
@@ -302,12 +312,16 @@ impl Pdb {
 }
 
 impl Pdb {
+    /// Half the excess of group `g`'s value over its distance, at index `i`.
     #[inline(always)]
     fn lookup(&self, g: usize, i: u32) -> u8 {
-        debug_assert!((i as usize) < self.tables[g].table.len());
-        // SAFETY: `raw[g]` points to `tables[g].table`, held by `self.tables` and never
-        // changed; `i` is the sparse index of cells below n, below n^k = its length.
-        unsafe { *self.raw[g].add(i as usize) }
+        let byte = i as usize / 2;
+        debug_assert!(byte < self.tables[g].excess.len());
+        // SAFETY: `raw[g]` points to `tables[g].excess`, held by `self.tables` and never
+        // changed; `i` is the sparse index of cells below n, below n^k, and the vector
+        // has (n^k + 1) / 2 bytes.
+        let b = unsafe { *self.raw[g].add(byte) };
+        (b >> ((i & 1) * 4)) & 15
     }
 }
 
@@ -316,38 +330,47 @@ impl Heuristic for Pdb {
     fn reset(&mut self, board: &[u8]) -> u32 {
         self.idx.iter_mut().for_each(|x| *x = 0);
         self.ridx.iter_mut().for_each(|x| *x = 0);
+        self.gmd.iter_mut().for_each(|x| *x = 0);
+        self.rgmd.iter_mut().for_each(|x| *x = 0);
         for (c, &t) in board.iter().enumerate() {
             if t == 0 {
                 continue;
             }
             let t = t as usize;
+            let d = self.md[t * self.n + c] as u32;
             self.idx[self.group[t] as usize] += c as u32 * self.mult[t];
+            self.gmd[self.group[t] as usize] += d;
             if let Some(m) = &self.mirror {
                 self.ridx[m.group[t] as usize] += m.cell[c] as u32 * m.mult[t];
+                // Mirroring keeps distances.
+                self.rgmd[m.group[t] as usize] += d;
             }
         }
         self.sum = 0;
         self.rsum = 0;
         for g in 0..self.tables.len() {
-            self.val[g] = self.tables[g].table[self.idx[g] as usize];
+            self.val[g] = (self.gmd[g] + 2 * self.lookup(g, self.idx[g]) as u32) as u8;
             self.sum += self.val[g] as u32;
             if self.mirror.is_some() {
-                self.rval[g] = self.tables[g].table[self.ridx[g] as usize];
+                self.rval[g] = (self.rgmd[g] + 2 * self.lookup(g, self.ridx[g]) as u32) as u8;
                 self.rsum += self.rval[g] as u32;
             }
         }
-        let _ = self.n;
         self.sum.max(self.rsum)
     }
 
     #[inline]
     fn slide(&mut self, _: &[u8], tile: u8, from: u8, to: u8) -> (u32, (u8, u8)) {
         let t = tile as usize;
+        let row = t * self.n;
+        let (dt, df) = (self.md[row + to as usize] as u32, self.md[row + from as usize] as u32);
         let g = self.group[t] as usize;
         let i = self.idx[g] + to as u32 * self.mult[t] - from as u32 * self.mult[t];
         self.idx[g] = i;
+        let gmd = self.gmd[g] + dt - df;
+        self.gmd[g] = gmd;
         let old = self.val[g];
-        let v = self.lookup(g, i);
+        let v = (gmd + 2 * self.lookup(g, i) as u32) as u8;
         self.val[g] = v;
         self.sum = self.sum + v as u32 - old as u32;
         let mut rold = 0;
@@ -356,8 +379,10 @@ impl Heuristic for Pdb {
             let (mt, mf) = (m.cell[to as usize] as u32, m.cell[from as usize] as u32);
             let ri = self.ridx[rg] + mt * m.mult[t] - mf * m.mult[t];
             self.ridx[rg] = ri;
+            let rgmd = self.rgmd[rg] + dt - df;
+            self.rgmd[rg] = rgmd;
             rold = self.rval[rg];
-            let rv = self.lookup(rg, ri);
+            let rv = (rgmd + 2 * self.lookup(rg, ri) as u32) as u8;
             self.rval[rg] = rv;
             self.rsum = self.rsum + rv as u32 - rold as u32;
         }
@@ -367,14 +392,18 @@ impl Heuristic for Pdb {
     #[inline]
     fn unslide(&mut self, _: &[u8], tile: u8, from: u8, to: u8, (old, rold): (u8, u8)) {
         let t = tile as usize;
+        let row = t * self.n;
+        let (dt, df) = (self.md[row + to as usize] as u32, self.md[row + from as usize] as u32);
         let g = self.group[t] as usize;
         self.idx[g] = self.idx[g] + from as u32 * self.mult[t] - to as u32 * self.mult[t];
+        self.gmd[g] = self.gmd[g] + df - dt;
         self.sum = self.sum + old as u32 - self.val[g] as u32;
         self.val[g] = old;
         if let Some(m) = &self.mirror {
             let rg = m.group[t] as usize;
             let (mt, mf) = (m.cell[to as usize] as u32, m.cell[from as usize] as u32);
             self.ridx[rg] = self.ridx[rg] + mf * m.mult[t] - mt * m.mult[t];
+            self.rgmd[rg] = self.rgmd[rg] + df - dt;
             self.rsum = self.rsum + rold as u32 - self.rval[rg] as u32;
             self.rval[rg] = rold;
         }

@@ -7,7 +7,8 @@
 //! A table is indexed by the cells of its tiles in slot order, `sum(cell[i] * n^i)` for a
 //! board of `n` cells (a sparse index: some entries are never used, but the index of a
 //! child differs from its parent's by one multiply-add, which the search's inner loop
-//! needs). It is built by a breadth-first search over (placement, region of the blank) in
+//! needs), and holds 4 bits per entry: half the value's excess over the group's Manhattan
+//! distance (8 MiB for six tiles of the 15-puzzle). It is built by a breadth-first search over (placement, region of the blank) in
 //! layers of cost: the blank's region (the cells it reaches without moving a group tile) is
 //! flood-filled with bit masks, and each group tile next to the region may step into it at
 //! cost 1. The build runs for a budget of steps and resumes, so a worker can report it and
@@ -20,17 +21,21 @@ use crate::board::{neighbor, Dir, MAX_CELLS};
 
 const UNSEEN: u8 = u8::MAX;
 
-/// The largest table the solver builds, in entries (bytes).
+/// The largest table the solver builds, in entries (half as many bytes).
 pub const MAX_TABLE_ENTRIES: u64 = 1 << 24;
 
-/// One group's table.
+/// One group's table. A value is never below the group's own Manhattan distance and has
+/// its parity (each move of a group tile changes that distance by one), so the table keeps
+/// only (value - distance) / 2, in 4 bits: half the memory of a byte per entry, for one
+/// more add in the search (which keeps each group's distance up to date anyway).
 pub struct PatternDb {
     pub width: usize,
     pub height: usize,
     /// Goal cells of the group's tiles, in slot order.
     pub cells: Vec<u8>,
-    /// Fewest moves of the group's tiles, by the sparse index of their cells.
-    pub table: Vec<u8>,
+    /// (fewest moves of the group's tiles - their Manhattan distance) / 2, by the sparse
+    /// index of their cells: entry `i` in the low (even `i`) or high nibble of byte `i / 2`.
+    pub excess: Vec<u8>,
     /// How long the build took (ms), as measured by the caller's clock.
     pub build_ms: f64,
     /// Placements (of `n! / (n-k)!`) the build reached.
@@ -42,15 +47,59 @@ pub struct PatternDb {
 impl PatternDb {
     /// Bytes the table takes.
     pub fn bytes(&self) -> usize {
-        self.table.len()
+        self.excess.len()
+    }
+
+    /// (value - distance) / 2 at a sparse index.
+    #[inline]
+    pub fn half_excess(&self, idx: usize) -> u8 {
+        (self.excess[idx / 2] >> ((idx & 1) * 4)) & 15
     }
 
     /// The value for the group's tiles on `cells` (slot order).
     pub fn value(&self, cells: &[u8]) -> u8 {
         let n = (self.width * self.height) as u32;
         let idx = cells.iter().rev().fold(0u32, |a, &c| a * n + c as u32);
-        self.table[idx as usize]
+        let md: usize =
+            cells.iter().zip(&self.cells).map(|(&c, &g)| distance(self.width, c, g)).sum();
+        md as u8 + 2 * self.half_excess(idx as usize)
     }
+}
+
+/// Taxicab distance of two cells on a board `w` wide.
+fn distance(w: usize, a: u8, b: u8) -> usize {
+    let (a, b) = (a as usize, b as usize);
+    (a / w).abs_diff(b / w) + (a % w).abs_diff(b % w)
+}
+
+/// Pack a byte table (UNSEEN for placements that do not exist) into half excesses over
+/// the group's Manhattan distance, walking the index like an odometer.
+fn pack(w: usize, n: usize, cells: &[u8], table: &[u8]) -> Vec<u8> {
+    let k = cells.len();
+    let dist: Vec<i32> =
+        (0..k).flat_map(|i| (0..n).map(move |c| distance(w, c as u8, cells[i]) as i32)).collect();
+    let d = |c: usize, i: usize| dist[i * n + c];
+    let mut digits = [0usize; 8];
+    let mut md: i32 = (0..k).map(|i| d(0, i)).sum();
+    let mut out = vec![0u8; table.len().div_ceil(2)];
+    for (idx, &v) in table.iter().enumerate() {
+        if v != UNSEEN {
+            let ex = v as i32 - md;
+            assert!(ex >= 0 && ex % 2 == 0 && ex / 2 < 16, "value {v} against distance {md}");
+            out[idx / 2] |= ((ex / 2) as u8) << ((idx & 1) * 4);
+        }
+        for i in 0..k {
+            let old = digits[i];
+            if old + 1 < n {
+                digits[i] = old + 1;
+                md += d(old + 1, i) - d(old, i);
+                break;
+            }
+            digits[i] = 0;
+            md += d(0, i) - d(n - 1, i);
+        }
+    }
+    out
 }
 
 /// Entries of a table for `k` tiles on `n` cells (sparse index).
@@ -388,11 +437,12 @@ impl PdbBuilder {
             SweepAny::Small(s) => (s.table, s.reached, s.max_value),
             SweepAny::Large(s) => (s.table, s.reached, s.max_value),
         };
+        let excess = pack(self.w, self.w * self.h, &self.cells, &table);
         PatternDb {
             width: self.w,
             height: self.h,
             cells: self.cells,
-            table,
+            excess,
             build_ms: self.started_ms.map_or(0.0, |t| now_ms - t),
             placements,
             max_value,
