@@ -19,12 +19,14 @@ usage:
       Read levels in any format (FILE or standard input) and print them in FORMAT:
       xsb (default), rle, mf8, sokoplayer, soko, sokobanscript, base64, collection.
   sokoban solve FILE [--mode optimal|fast] [--levels A-B] [--timeout SECONDS]
-                     [--memory MIB] [--csv] [--expect PUSHES.csv] [--progress]
+                     [--memory MIB] [--nodes N] [--csv] [--expect PUSHES.csv] [--progress]
       Solve levels one after another (default timeout 10 s per level). --mode optimal
       (the default) finds push-optimal solutions (IDA*, table 256 MiB); --mode fast finds
       any solution as quickly as it can (feature space search, store 1024 MiB).
       With --csv: 'level,status,pushes,moves,nodes,ms,lurd'. With --expect, compare push
-      counts with a 'level,pushes' file and exit 1 on a mismatch. --progress prints each
+      counts with a 'level,pushes' file and exit 1 on a mismatch. --nodes stops a level
+      after N nodes (fast search: moves made), for runs that do not depend on the machine's
+      speed. --progress prints each
       finished IDA* iteration (or the fast search's read-out) to standard error.
   sokoban plan FILE [--levels A-B]
       Draw each level with the fast search's packing plan: every goal shows its place in
@@ -269,7 +271,7 @@ fn parse_range(s: &str) -> Result<(usize, usize), String> {
 fn solve(args: &[String]) -> Result<ExitCode, String> {
     let a = Args::parse(
         args,
-        &["levels", "timeout", "memory", "expect", "mode"],
+        &["levels", "timeout", "memory", "expect", "mode", "nodes"],
         &["csv", "progress"],
     )?;
     let mode = match a.value("mode").unwrap_or("optimal") {
@@ -304,6 +306,10 @@ fn solve(args: &[String]) -> Result<ExitCode, String> {
             .collect(),
         None => Vec::new(),
     };
+    let node_limit: Option<u64> = match a.value("nodes") {
+        Some(v) => Some(v.parse().map_err(|_| format!("--nodes: '{v}' is not a number"))?),
+        None => None,
+    };
     let csv = a.flag("csv");
     let show_progress = a.flag("progress");
     let mut out = std::io::stdout().lock();
@@ -329,6 +335,7 @@ fn solve(args: &[String]) -> Result<ExitCode, String> {
             time_limit_ms: Some(timeout * 1000.0),
             table_mib: memory,
             mode,
+            node_limit,
             ..Options::default()
         };
         let clock = StdClock::new();
@@ -347,7 +354,7 @@ fn solve(args: &[String]) -> Result<ExitCode, String> {
                         if p.elapsed_ms >= next_report {
                             next_report = p.elapsed_ms + 1000.0;
                             eprintln!(
-                                "level {number}: {} {}/{}: {} positions, {} moves, {} cells, best packed {}/{}, {:.0} MiB, {:.1} s",
+                                "level {number}: {} {}/{}: {} positions, {} moves, {} cells, best packed {}/{}, {:.0} MiB, {:.1} s; backward {} positions, fewest on goals {}",
                                 f.strategy,
                                 f.strategy_number,
                                 f.strategies,
@@ -357,7 +364,9 @@ fn solve(args: &[String]) -> Result<ExitCode, String> {
                                 f.best_packed,
                                 f.goals,
                                 f.memory_bytes as f64 / (1 << 20) as f64,
-                                p.elapsed_ms / 1000.0
+                                p.elapsed_ms / 1000.0,
+                                f.back_positions,
+                                f.back_fewest_on_goals
                             );
                         }
                     }

@@ -154,6 +154,8 @@ pub struct BoxReach {
     queue: Vec<u32>,
     /// Nodes expanded with at least one push: the distinct end places.
     ends: Vec<u32>,
+    /// The last search was over pulls.
+    pulls: bool,
 }
 
 impl BoxReach {
@@ -168,6 +170,7 @@ impl BoxReach {
             dist: vec![NONE; 4 * n],
             queue: Vec::with_capacity(256),
             ends: Vec::with_capacity(64),
+            pulls: false,
         }
     }
 
@@ -188,6 +191,7 @@ impl BoxReach {
     }
 
     fn run(&mut self, grid: &Grid, cells: &Cells, box_in: usize, sides: u8, pull: bool) {
+        self.pulls = pull;
         for &v in &self.queue {
             self.dist[v as usize] = NONE;
         }
@@ -302,9 +306,9 @@ impl BoxReach {
         while self.dist[w] > 0 {
             let k = self.dist[w];
             let side = w & 3;
-            // The push into `(b2, side)` came from the box on `b = b2 + side`, the player on
-            // a side of `b` in the same group as `side`.
-            let b = grid.step(w >> 2, side);
+            // The push into `(b2, side)` came from the box on `b = b2 + side` (a pull, from
+            // `b = b2 - side`), the player on a side of `b` in the same group as `side`.
+            let b = grid.step(w >> 2, if self.pulls { side ^ 2 } else { side });
             let gb = self.groups[b];
             let prev = (0..4)
                 .map(|s| 4 * b + s)

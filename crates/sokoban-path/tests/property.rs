@@ -310,6 +310,24 @@ fn box_reach_ends_match_brute_force() {
                 p.player = board.neighbor(t, Dir::from_index(side)).unwrap();
                 let area = walk_distances(board, &p).iter().position(|&d| d != u32::MAX).unwrap();
                 pulled.push((t, area, reach.pushes(node as usize).unwrap()));
+                // The path replays as pulls: walk beside the box, step away, the box follows.
+                reach.path(&grid, node as usize, &mut path);
+                let mut q = pos.clone();
+                for w in path.windows(2) {
+                    let from = grid.square(w[0] as usize / 4);
+                    let e = Dir::from_index(w[1] as usize % 4);
+                    let stand = board.neighbor(from, e).unwrap();
+                    for d in sokoban_path::walk_path(board, &q, stand).expect("walkable") {
+                        q.apply(board, d).unwrap();
+                    }
+                    let away = board.neighbor(stand, e).unwrap();
+                    assert!(q.is_free(board, away), "room to step away");
+                    q.boxes[from] = false;
+                    q.boxes[stand] = true;
+                    q.player = away;
+                }
+                assert!(q.has_box(t));
+                assert_eq!(q.player, p.player);
             }
             pulled.sort();
             assert_eq!(pulled, brute_ends(&lv, b, &forbid, true), "pulls of box {b}");

@@ -178,11 +178,12 @@ impl State {
 /// Macro move generation: scratch for the box searches.
 pub struct MoveGen {
     reach: BoxReach,
+    path: Vec<u32>,
 }
 
 impl MoveGen {
     pub fn new(layout: &Layout) -> MoveGen {
-        MoveGen { reach: BoxReach::new(&layout.grid) }
+        MoveGen { reach: BoxReach::new(&layout.grid), path: Vec::new() }
     }
 
     /// The sides of box `b` (compact) the player can reach now.
@@ -199,11 +200,57 @@ impl MoveGen {
     }
 
     /// Every macro move of the position in `st` (flooded), appended to `out`: for each box,
-    /// each place it can be left (square and player area) with the fewest pushes.
-    pub fn generate(&mut self, p: &Problem, layout: &Layout, st: &mut State, out: &mut Vec<Move>) {
+    /// each place it can be left (square and player area) with the fewest pushes — or,
+    /// with `pull`, pulls (the reverse game).
+    pub fn generate(
+        &mut self,
+        p: &Problem,
+        layout: &Layout,
+        st: &mut State,
+        pull: bool,
+        out: &mut Vec<Move>,
+    ) {
         for i in 0..st.boxes.len() {
-            self.box_moves(p, layout, st, i, out);
+            self.box_moves(p, layout, st, i, pull, out);
         }
+    }
+
+    /// Lift box `i` off and run the box search from the sides the player reaches; `false`
+    /// when no first push (pull) is possible, without a search.
+    fn search(
+        &mut self,
+        p: &Problem,
+        layout: &Layout,
+        st: &mut State,
+        i: usize,
+        pull: bool,
+    ) -> bool {
+        let b = st.boxes[i];
+        let sides = Self::player_sides(p, st, b);
+        let bi = layout.pad[b as usize] as usize;
+        let g = &layout.grid;
+        let any = (0..4).any(|d| {
+            sides & (1 << d) != 0 && {
+                if pull {
+                    // The player steps on from side `d`; the box follows onto it.
+                    let stand = g.step(bi, d);
+                    st.cells.is_free(g.step(stand, d)) && st.cells.box_may_enter(stand)
+                } else {
+                    st.cells.box_may_enter(g.step(bi, d ^ 2))
+                }
+            }
+        });
+        if !any {
+            return false;
+        }
+        st.cells.unblock(g, bi);
+        if pull {
+            self.reach.search_pulls(g, &st.cells, bi, sides);
+        } else {
+            self.reach.search(g, &st.cells, bi, sides);
+        }
+        st.cells.block(g, bi);
+        true
     }
 
     /// The macro moves of box `i`, appended to `out`.
@@ -213,28 +260,12 @@ impl MoveGen {
         layout: &Layout,
         st: &mut State,
         i: usize,
+        pull: bool,
         out: &mut Vec<Move>,
     ) {
-        let b = st.boxes[i];
-        let sides = Self::player_sides(p, st, b);
-        // A box with no push possible now has no moves: skip the search.
-        let bi = layout.pad[b as usize] as usize;
-        let mut any = false;
-        for d in 0..4 {
-            if sides & (1 << d) != 0 {
-                let ahead = layout.grid.step(bi, d ^ 2);
-                if st.cells.box_may_enter(ahead) {
-                    any = true;
-                    break;
-                }
-            }
-        }
-        if !any {
+        if !self.search(p, layout, st, i, pull) {
             return;
         }
-        st.cells.unblock(&layout.grid, bi);
-        self.reach.search(&layout.grid, &st.cells, bi, sides);
-        st.cells.block(&layout.grid, bi);
         for &node in self.reach.ends() {
             let to = layout.compact[node as usize / 4];
             let pushes = self.reach.pushes(node as usize).unwrap_or(0);
@@ -247,30 +278,31 @@ impl MoveGen {
         }
     }
 
-    /// The pushes of move `m` from the position in `st` (flooded), as (compact square the box
-    /// leaves, direction), appended to `out`. None if the move is not possible there.
-    pub fn pushes_of(
+    /// The single steps of move `m` from the position in `st` (flooded): the squares the box
+    /// stands on, from its start to `m.to`, each with the direction of the step that leaves
+    /// it, appended to `out`. None if the move is not possible there.
+    pub fn steps_of(
         &mut self,
         p: &Problem,
         layout: &Layout,
         st: &mut State,
         m: Move,
+        pull: bool,
         out: &mut Vec<(u16, u8)>,
     ) -> Option<()> {
-        let b = *st.boxes.get(m.box_i as usize)?;
-        let sides = Self::player_sides(p, st, b);
-        let bi = layout.pad[b as usize] as usize;
-        st.cells.unblock(&layout.grid, bi);
-        self.reach.search(&layout.grid, &st.cells, bi, sides);
-        st.cells.block(&layout.grid, bi);
+        if (m.box_i as usize) >= st.boxes.len()
+            || !self.search(p, layout, st, m.box_i as usize, pull)
+        {
+            return None;
+        }
         let node = 4 * layout.pad[m.to as usize] as usize + m.side as usize;
         self.reach.pushes(node)?;
-        let mut path = Vec::new();
-        self.reach.path(&layout.grid, node, &mut path);
-        for w in path.windows(2) {
+        self.reach.path(&layout.grid, node, &mut self.path);
+        for w in self.path.windows(2) {
             let from = layout.compact[w[0] as usize / 4];
-            let dir = ((w[1] % 4) ^ 2) as u8;
-            out.push((from, dir));
+            let side = (w[1] % 4) as u8;
+            // A push leaves the player behind the box: it went away from the new side.
+            out.push((from, if pull { side } else { side ^ 2 }));
         }
         Some(())
     }

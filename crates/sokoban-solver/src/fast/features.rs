@@ -3,6 +3,7 @@
 //! player's floor into, and the passages between rooms that boxes block.
 
 use super::plan::Plan;
+use crate::goal_reach::GoalReach;
 use crate::problem::{Problem, NONE};
 
 /// A position's place in the feature space.
@@ -88,6 +89,74 @@ impl Rooms {
             }
         }
         Rooms { link_of, links: links as usize }
+    }
+}
+
+/// Beyond this much work (squares² × goals) the hotspot table is not built (no hotspots).
+const MAX_HOTSPOT_WORK: usize = 150_000_000;
+
+/// Which squares block which: `blocks(q, s)` when a box on `q` (off the goals) leaves a box
+/// on `s` (off the goals) fewer goals to reach than on the empty board.
+#[derive(Clone, Debug)]
+pub struct Hotspots {
+    words: usize,
+    /// Per square `q`, a bitset over the squares `s` it blocks.
+    blocked_by: Vec<u64>,
+}
+
+impl Hotspots {
+    /// The table, or `None` for a board too large for it.
+    pub fn new(p: &Problem) -> Option<Hotspots> {
+        let n = p.n;
+        if n * n * p.goals.len() > MAX_HOTSPOT_WORK {
+            return None;
+        }
+        let words = n.div_ceil(64);
+        let mut reach = GoalReach::new(p);
+        let count = |t: &[u64], s: usize, w: usize| -> u32 {
+            t[s * w..(s + 1) * w].iter().map(|x| x.count_ones()).sum()
+        };
+        let base = reach.table(p, [], |_| true);
+        let rw = reach.words;
+        let mut blocked_by = vec![0u64; n * words];
+        for q in 0..n {
+            if p.is_goal[q] || p.dead[q] {
+                continue;
+            }
+            let t = reach.table(p, [q as u16], |_| true);
+            let row = &mut blocked_by[q * words..(q + 1) * words];
+            for s in 0..n {
+                if s != q && !p.is_goal[s] && !p.dead[s] && count(&t, s, rw) < count(&base, s, rw) {
+                    row[s / 64] |= 1 << (s % 64);
+                }
+            }
+        }
+        Some(Hotspots { words, blocked_by })
+    }
+
+    /// True when a box on `q` blocks a box on `s` (see [`Hotspots`]).
+    #[inline]
+    pub fn blocks(&self, q: u16, s: u16) -> bool {
+        self.blocked_by[q as usize * self.words + s as usize / 64] >> (s % 64) & 1 != 0
+    }
+
+    /// Boxes (off the goals) that block another box (off the goals), the box on `from`
+    /// counted on `to` (pass `NONE` twice for the position as it is).
+    pub fn count(&self, p: &Problem, boxes: &[u16], from: u16, to: u16) -> u16 {
+        let at = |b: u16| if b == from { to } else { b };
+        let mut count = 0;
+        for &q in boxes {
+            let q = at(q);
+            if p.is_goal[q as usize] {
+                continue;
+            }
+            let hot = boxes.iter().any(|&s| {
+                let s = at(s);
+                s != q && !p.is_goal[s as usize] && self.blocks(q, s)
+            });
+            count += hot as u16;
+        }
+        count
     }
 }
 

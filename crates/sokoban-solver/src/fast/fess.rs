@@ -21,10 +21,12 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::sync::Arc;
 
+use super::back::Backward;
 use super::board::{Layout, Move, MoveGen, State, MAX_BOXES};
 use super::dead::DeadTests;
-use super::features::{FeatureScratch, Features, Rooms};
+use super::features::{FeatureScratch, Features, Hotspots, Rooms};
 use super::plan::Plan;
+use super::score::{Rank, Score, Scorer};
 use crate::problem::{Keyed, Problem, INF_DIST, NONE};
 use crate::stuck::{Patterns, StuckSearch, Verdict, SEARCH_LIMIT};
 
@@ -34,6 +36,14 @@ const NO_NODE: u32 = u32::MAX;
 const DEAD: u32 = u32::MAX;
 /// Moves of boxes next to two player areas or more that the area advisor tries.
 const AREA_TRIES: usize = 24;
+/// Moves of a position stored at a time (the rest are generated again when needed: most
+/// positions never get that far, and a position can have hundreds of moves).
+const MOVE_BLOCK: u32 = 32;
+
+/// Number of advisors (rules strategy): packer, area joiner, passage opener, out-of-plan
+/// remover.
+const ADVISORS: usize = 4;
+
 /// A position whose subtree has grown to this many positions is tested for stuck boxes
 /// (the search is spending time there; Festival's rule).
 const LEARN_AT: u32 = 64;
@@ -45,11 +55,17 @@ pub struct Config {
     pub alternate_best: bool,
     /// Advisors nominate moves (weight 0); off: every move weighs 1.
     pub advisors: bool,
+    /// Score every child ([`Score`], Festival's way): the advisors nominate the best-scored
+    /// child by each criterion, the other moves go best-scored first, and positions are
+    /// filed by the best score on their path. Off: the advisors follow rules of thumb, the
+    /// other moves go by how much nearer a goal they bring their box, and positions are
+    /// filed by their own features; far cheaper per position.
+    pub scored: bool,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { alternate_best: true, advisors: true }
+        Config { alternate_best: true, advisors: true, scored: false }
     }
 }
 
@@ -60,21 +76,29 @@ struct Node {
     /// The move from the parent ([`Move::pack`]).
     mv: u32,
     weight: u32,
-    /// Its moves: `moves[moves_at..moves_at + moves_len]`, the first `advised` nominated.
+    /// Its moves, in order: the first `advised` nominated. Only a block of them is stored,
+    /// `moves[moves_at..moves_at + moves_len]`, which starts at move number `skipped`; the
+    /// rest (`total` in all) are generated again when the block runs out.
     moves_at: u32,
     moves_len: u32,
-    /// The next untried move.
+    skipped: u32,
+    total: u32,
+    /// The next untried move in the block.
     next: u32,
     advised: u32,
     /// Smallest square of the player's area.
     norm: u16,
+    /// The best score on the path from the root to here (scored strategy).
+    best_past: Score,
 }
 
 /// A cell of the feature space: the positions filed there with untried moves, by the
 /// weight of their next move (newest first among equals).
 struct Cell {
-    features: Features,
-    heap: BinaryHeap<Reverse<u64>>,
+    /// How good the cell's features are (smaller is better).
+    rank: u64,
+    /// Entries: (weight << 32 | order key of the next move, `u32::MAX - node`).
+    heap: BinaryHeap<Reverse<(u64, u32)>>,
 }
 
 /// Counters of a search.
@@ -100,6 +124,10 @@ pub struct FessStats {
     pub patterns: u64,
     pub pattern_deadlocks: u64,
     pub pruned: u64,
+    /// Times a position's stored moves ran out and the next block was generated again.
+    pub refills: u64,
+    /// Children scored (scored strategy).
+    pub scored: u64,
 }
 
 /// What [`Fess::run`] stopped for.
@@ -114,6 +142,9 @@ pub enum FessEvent {
     Exhausted,
     /// The store reached its memory budget.
     MemoryFull,
+    /// A new position is in the backward search's perimeter: the forward node and the
+    /// backward node.
+    Met(u32, u32),
 }
 
 /// The static analysis the search reads, shared by strategies.
@@ -126,6 +157,9 @@ pub struct Analysis {
     pub nearest: Vec<u16>,
     /// Goal number of each square, `NONE` off the goals.
     pub goal_no: Vec<u16>,
+    /// Which boxes block which (the scored strategy's hotspots); `None` on boards too
+    /// large.
+    pub hotspots: Option<Hotspots>,
 }
 
 impl Analysis {
@@ -139,7 +173,8 @@ impl Analysis {
             goal_no[g as usize] = j as u16;
         }
         let rooms = Arc::new(Rooms::new(&p));
-        Analysis { p, layout, plan, rooms, nearest, goal_no }
+        let hotspots = Hotspots::new(&p);
+        Analysis { p, layout, plan, rooms, nearest, goal_no, hotspots }
     }
 }
 
@@ -160,6 +195,8 @@ pub struct Fess {
     dead_node: Vec<bool>,
     positions: Vec<u16>,
     moves: Vec<u32>,
+    /// Order keys of the moves (scored strategy): the score of the child each leads to.
+    move_keys: Vec<u32>,
     seen: HashMap<u64, u32, Keyed>,
     cells: Vec<Cell>,
     cell_of: HashMap<u64, u32, Keyed>,
@@ -169,13 +206,18 @@ pub struct Fess {
     best_cell: u32,
     /// A node with the best features found.
     best_node: u32,
-    best_rank: Option<(Reverse<u16>, u16, u16, u16)>,
+    best_rank: Option<u64>,
     /// The node whose position `st` holds (`NO_NODE`: none).
     loaded: u32,
     memory_limit: usize,
     full: bool,
     // Scratch.
     move_buf: Vec<Move>,
+    order_moves: Vec<u32>,
+    order_keys: Vec<u32>,
+    scorer: Scorer,
+    cands: Vec<(Move, Score)>,
+    scored_order: Vec<(u32, Rank, u16, u32)>,
     order: Vec<(i32, u32)>,
     next_goals: Vec<u16>,
     mark: Vec<u32>,
@@ -211,6 +253,7 @@ impl Fess {
             dead_node: Vec::new(),
             positions: Vec::new(),
             moves: Vec::new(),
+            move_keys: Vec::new(),
             seen: HashMap::default(),
             cells: Vec::new(),
             cell_of: HashMap::default(),
@@ -224,6 +267,11 @@ impl Fess {
             memory_limit,
             full: false,
             move_buf: Vec::new(),
+            order_moves: Vec::new(),
+            order_keys: Vec::new(),
+            scorer: Scorer::new(&a),
+            cands: Vec::new(),
+            scored_order: Vec::new(),
             order: Vec::new(),
             next_goals: Vec::new(),
             mark: vec![0; p.n],
@@ -261,6 +309,7 @@ impl Fess {
         self.nodes.capacity() * (std::mem::size_of::<Node>() + 5)
             + self.positions.capacity() * 2
             + self.moves.capacity() * 4
+            + self.move_keys.capacity() * 4
             + self.seen.capacity() * 13
             + self.cell_of.capacity() * 13
             + self.cells.capacity() * std::mem::size_of::<Cell>()
@@ -276,8 +325,9 @@ impl Fess {
         })
     }
 
-    /// Search for up to `budget` moves.
-    pub fn run(&mut self, budget: u64) -> FessEvent {
+    /// Search for up to `budget` moves, looking each new position up in the backward
+    /// search's `perimeter` when there is one.
+    pub fn run(&mut self, budget: u64, perimeter: Option<&Backward>) -> FessEvent {
         if self.nodes.is_empty() {
             return FessEvent::Exhausted;
         }
@@ -289,24 +339,34 @@ impl Fess {
                 return FessEvent::MemoryFull;
             }
             let Some(c) = self.pick_cell() else { return FessEvent::Exhausted };
-            let Reverse(entry) = self.cells[c].heap.pop().expect("picked cells are not empty");
+            let Reverse((_, tag)) = self.cells[c].heap.pop().expect("picked cells are not empty");
             self.heap_entries -= 1;
-            let id = u32::MAX - entry as u32;
+            let id = u32::MAX - tag;
             if self.dead_node[id as usize] {
                 continue; // found dead after it was filed
+            }
+            if self.nodes[id as usize].next == self.nodes[id as usize].moves_len {
+                self.refill(id);
             }
             let node = &mut self.nodes[id as usize];
             let k = node.next;
             node.next += 1;
             let mv = self.moves[(node.moves_at + k) as usize];
-            let weight = node.weight + (k >= node.advised) as u32;
-            if node.next < node.moves_len {
-                let w = node.weight + (node.next >= node.advised) as u32;
-                self.cells[c].heap.push(Reverse((w as u64) << 32 | (u32::MAX - id) as u64));
+            let weight = node.weight + (node.skipped + k >= node.advised) as u32;
+            if node.skipped + node.next < node.total {
+                let w = node.weight + (node.skipped + node.next >= node.advised) as u32;
+                let key = if self.config.scored {
+                    self.move_keys[(node.moves_at + node.next) as usize]
+                } else {
+                    0
+                };
+                self.cells[c].heap.push(Reverse(((w as u64) << 32 | key as u64, tag)));
                 self.heap_entries += 1;
             }
-            if let Some(solved) = self.expand(id, mv, weight) {
-                return FessEvent::Solved(self.pushes_to(solved));
+            match self.expand(id, mv, weight, perimeter) {
+                Some((solved, NO_NODE)) => return FessEvent::Solved(self.pushes_to(solved)),
+                Some((node, back)) => return FessEvent::Met(node, back),
+                None => {}
             }
         }
         FessEvent::Budget
@@ -341,7 +401,7 @@ impl Fess {
             if c.heap.is_empty() {
                 continue;
             }
-            if best.is_none_or(|b| c.features.rank() < self.cells[b as usize].features.rank()) {
+            if best.is_none_or(|b| c.rank < self.cells[b as usize].rank) {
                 best = Some(i as u32);
             }
         }
@@ -370,9 +430,12 @@ impl Fess {
             weight,
             moves_at: 0,
             moves_len: 0,
+            skipped: 0,
+            total: 0,
             next: 0,
             advised: 0,
             norm: self.st.norm,
+            best_past: Score::default(),
         });
         self.subtree.push(1);
         self.dead_node.push(false);
@@ -384,8 +447,15 @@ impl Fess {
     }
 
     /// Make move `mv` of node `parent`; store the child if it is new and not dead. Returns
-    /// the child when it is solved.
-    fn expand(&mut self, parent: u32, mv: u32, weight: u32) -> Option<u32> {
+    /// the child when it is solved (with `NO_NODE`), or when it is in the perimeter (with
+    /// the backward node).
+    fn expand(
+        &mut self,
+        parent: u32,
+        mv: u32,
+        weight: u32,
+        perimeter: Option<&Backward>,
+    ) -> Option<(u32, u32)> {
         self.stats.generated += 1;
         self.load(parent);
         let p = Arc::clone(&self.a.p);
@@ -397,6 +467,14 @@ impl Fess {
         if self.seen.contains_key(&key) {
             self.stats.duplicates += 1;
             return None;
+        }
+        if let Some(back) = perimeter.and_then(|b| b.lookup(key)) {
+            let (boxes, norm) = perimeter.expect("looked up").position(back);
+            if boxes == &self.st.boxes[..] && norm == self.st.norm {
+                let id = self.store(parent, mv, weight);
+                self.seen.insert(key, id);
+                return Some((id, back));
+            }
         }
         if self.dead.after_move(&p, &self.st, m.to) {
             self.stats.deadlocks += 1;
@@ -412,7 +490,7 @@ impl Fess {
         self.seen.insert(key, id);
         self.loaded = id;
         if self.st.solved(&p) {
-            return Some(id);
+            return Some((id, NO_NODE));
         }
         self.prepare(id);
         self.grow_subtrees(id);
@@ -488,23 +566,146 @@ impl Fess {
     }
 
     /// Generate the moves of the new node `id` (its position in the state), order them with
-    /// the advisors' nominations first, and file the node in its cell.
+    /// the advisors' nominations first, store the first block of them, and file the node in
+    /// its cell.
     fn prepare(&mut self, id: u32) {
+        let scored = self.config.scored;
+        let (rank, n_adv, cell) = if scored {
+            let (own, n_adv) = self.scored_moves();
+            let parent = self.nodes[id as usize].parent;
+            let mut best_past = own;
+            if parent != NO_NODE {
+                let bp = self.nodes[parent as usize].best_past;
+                if !own.better(&bp) {
+                    best_past = bp;
+                }
+            }
+            self.nodes[id as usize].best_past = best_past;
+            let cell = (best_past.cell_key(), score_rank(&best_past));
+            (score_rank(&own), n_adv, cell)
+        } else {
+            let (f, n_adv) = self.ordered_moves();
+            let r = features_rank(&f);
+            (r, n_adv, (f.key(), r))
+        };
+        let packed = u16::MAX - (rank >> 48) as u16;
+        if packed > self.stats.best_packed {
+            self.stats.best_packed = packed;
+        }
+        if self.best_rank.is_none_or(|r| rank < r) {
+            self.best_rank = Some(rank);
+            self.best_node = id;
+        }
+        self.stats.advised += n_adv as u64;
+        let n_moves = self.order_moves.len() as u32;
+        // The scored strategy leaves children seen before out of the order, which the
+        // order's regeneration could not repeat: it keeps all its moves.
+        let stored = if scored { n_moves } else { n_moves.min(MOVE_BLOCK) };
+        let at = self.moves.len() as u32;
+        self.moves.extend_from_slice(&self.order_moves[..stored as usize]);
+        if scored {
+            self.move_keys.extend_from_slice(&self.order_keys[..stored as usize]);
+        }
+        let node = &mut self.nodes[id as usize];
+        node.moves_at = at;
+        node.moves_len = stored;
+        node.total = n_moves;
+        node.advised = n_adv;
+        if n_moves == 0 {
+            return;
+        }
+        let w = node.weight + (n_adv == 0) as u32;
+        let key = if scored { self.move_keys[at as usize] } else { 0 };
+        let c = self.cell_for(cell.0, cell.1);
+        self.cells[c as usize].heap.push(Reverse(((w as u64) << 32 | key as u64, u32::MAX - id)));
+        self.heap_entries += 1;
+        if self.memory() > self.memory_limit {
+            self.full = true;
+        }
+    }
+
+    /// The next block of node `id`'s moves: generated again (the order is a function of the
+    /// position) and the part after the moves tried so far stored.
+    fn refill(&mut self, id: u32) {
+        self.load(id);
+        self.ordered_moves();
+        let node = self.nodes[id as usize];
+        let from = (node.skipped + node.moves_len) as usize;
+        let to = (from + MOVE_BLOCK as usize).min(self.order_moves.len());
+        let at = self.moves.len() as u32;
+        self.moves.extend_from_slice(&self.order_moves[from..to]);
+        let node = &mut self.nodes[id as usize];
+        node.moves_at = at;
+        node.skipped = from as u32;
+        node.moves_len = (to - from) as u32;
+        node.next = 0;
+        self.stats.refills += 1;
+    }
+
+    /// The scored strategy's moves of the position in the state, in the order they are
+    /// tried, into `order_moves` (with their children's order keys in `order_keys`), the
+    /// children seen before left out; returns the position's own score and how many moves
+    /// lead (the advisors' nominations).
+    fn scored_moves(&mut self) -> (Score, u32) {
+        let a = Arc::clone(&self.a);
+        let p = &a.p;
+        let own = self.scorer.score_base(&a, &self.st);
+        self.move_buf.clear();
+        self.gen.generate(p, &a.layout, &mut self.st, false, &mut self.move_buf);
+        self.cands.clear();
+        for k in 0..self.move_buf.len() {
+            let m = self.move_buf[k];
+            let from = self.st.boxes[m.box_i as usize];
+            let player = p.nbr[m.to as usize][m.side as usize];
+            let (score, norm) = self.scorer.score_move(&a, &mut self.st, from, m.to, player);
+            let child_key = self.st.hash
+                ^ p.z_box[from as usize]
+                ^ p.z_box[m.to as usize]
+                ^ p.z_player[norm as usize];
+            if self.seen.contains_key(&child_key) {
+                continue;
+            }
+            self.cands.push((m, score));
+        }
+        self.stats.scored += self.move_buf.len() as u64;
+        let n = self.cands.len();
+        let mut advised = [usize::MAX; 6];
+        if self.config.advisors && n > 0 {
+            advised[..5].copy_from_slice(&scored_advice(&own, &self.cands));
+        }
+        // With two moves or fewer, the best one weighs nothing (Festival's rule).
+        if n > 0 && n <= 2 && advised.iter().all(|&k| k == usize::MAX) {
+            advised[5] = (0..n).min_by_key(|&k| self.cands[k].1.rank()).unwrap_or(0);
+        }
+        self.scored_order.clear();
+        for (k, (m, sc)) in self.cands.iter().enumerate() {
+            let weight = !advised.contains(&k) as u32;
+            self.scored_order.push((weight, sc.rank(), m.pushes, k as u32));
+        }
+        self.scored_order.sort_unstable();
+        self.order_moves.clear();
+        self.order_keys.clear();
+        for &(_, _, _, k) in &self.scored_order {
+            let (m, sc) = &self.cands[k as usize];
+            self.order_moves.push(m.pack());
+            self.order_keys.push(sc.order_key());
+        }
+        let n_adv = advised.iter().filter(|&&k| k != usize::MAX).count() as u32;
+        (own, n_adv)
+    }
+
+    /// The moves of the position in the state, in the order they are tried, into
+    /// `order_moves`; returns its features and how many moves lead (the advisors'
+    /// nominations).
+    fn ordered_moves(&mut self) -> (Features, u32) {
         let a = Arc::clone(&self.a);
         let p = &a.p;
         let f = self.feats.features(p, &a.plan, &a.rooms, &self.st.boxes, &self.st.occupied);
-        if f.packed > self.stats.best_packed {
-            self.stats.best_packed = f.packed;
-        }
-        if self.best_rank.is_none_or(|r| f.rank() < r) {
-            self.best_rank = Some(f.rank());
-            self.best_node = id;
-        }
         self.move_buf.clear();
-        self.gen.generate(p, &a.layout, &mut self.st, &mut self.move_buf);
+        self.gen.generate(p, &a.layout, &mut self.st, false, &mut self.move_buf);
         let n_moves = self.move_buf.len();
         // Advisors: indices into move_buf.
-        let mut advised: [usize; 4] = [usize::MAX; 4];
+        let mut advised = [usize::MAX; ADVISORS];
         if self.config.advisors && n_moves > 0 {
             advised = self.advise(f);
         }
@@ -523,44 +724,32 @@ impl Fess {
             self.order.push((score, k as u32));
         }
         self.order.sort_unstable();
-        let at = self.moves.len() as u32;
+        self.order_moves.clear();
         let mut n_adv = 0;
         for &k in advised.iter().filter(|&&k| k != usize::MAX) {
-            self.moves.push(self.move_buf[k].pack());
+            self.order_moves.push(self.move_buf[k].pack());
             n_adv += 1;
         }
         for &(_, k) in &self.order {
-            self.moves.push(self.move_buf[k as usize].pack());
+            self.order_moves.push(self.move_buf[k as usize].pack());
         }
-        self.stats.advised += n_adv as u64;
-        let node = &mut self.nodes[id as usize];
-        node.moves_at = at;
-        node.moves_len = n_moves as u32;
-        node.advised = n_adv;
-        if n_moves == 0 {
-            return;
-        }
-        let w = node.weight + (n_adv == 0) as u32;
-        let c = self.cell_for(f);
-        self.cells[c as usize].heap.push(Reverse((w as u64) << 32 | (u32::MAX - id) as u64));
-        self.heap_entries += 1;
-        if self.memory() > self.memory_limit {
-            self.full = true;
-        }
+        (f, n_adv)
     }
 
     /// The cell of a feature tuple (made when new).
-    fn cell_for(&mut self, f: Features) -> u32 {
-        let key = f.key();
+    fn cell_for(&mut self, key: u64, rank: u64) -> u32 {
         if let Some(&c) = self.cell_of.get(&key) {
             return c;
         }
         let c = self.cells.len() as u32;
-        self.cells.push(Cell { features: f, heap: BinaryHeap::new() });
+        self.cells.push(Cell { rank, heap: BinaryHeap::new() });
         self.cell_of.insert(key, c);
         self.stats.cells = self.cells.len();
-        if f.rank() < self.cells[self.best_cell as usize].features.rank() {
+        if rank < self.cells[self.best_cell as usize].rank {
             self.best_cell = c;
+        }
+        if self.config.scored {
+            self.cursor = c as usize; // a new cell is visited next (Festival)
         }
         c
     }
@@ -574,11 +763,11 @@ impl Fess {
 
     /// The advisors' nominations (indices into `move_buf`, `usize::MAX` for none): the
     /// packer, the area joiner, the passage opener, the out-of-plan remover.
-    fn advise(&mut self, f: Features) -> [usize; 4] {
+    fn advise(&mut self, f: Features) -> [usize; ADVISORS] {
         let a = Arc::clone(&self.a);
         let p = &a.p;
         let plan = &a.plan;
-        let mut out = [usize::MAX; 4];
+        let mut out = [usize::MAX; ADVISORS];
         plan.next_goals(p, &self.st.occupied, &mut self.next_goals);
         // Packer: a box (not packed itself) onto the next goal of a cluster, fewest pushes.
         self.mark_stamp += 1;
@@ -601,11 +790,11 @@ impl Fess {
         }
         // Area joiner: of the boxes next to two areas or more, the move that leaves the
         // fewest areas (fewer than now).
-        if f.regions > 1 {
+        if f.regions > 1 && !flag("nojoin") {
             out[1] = self.join_areas(f.regions);
         }
         // Passage opener: a box alone in a passage, moved off every passage.
-        if f.blocked_links > 0 {
+        if f.blocked_links > 0 && !flag("nolink") {
             self.feats.blocked_links(&a.rooms, &self.st.boxes);
             let mut best: Option<(u16, usize)> = None;
             for (k, m) in self.move_buf.iter().enumerate() {
@@ -624,15 +813,19 @@ impl Fess {
                 out[2] = k;
             }
         }
-        // Out-of-plan remover: a box on a goal out of plan order, moved off the goals.
-        if f.out_of_plan > 0 {
+        // Out-of-plan remover: a box out of plan (on a goal past its cluster's packed ones,
+        // or in the zone the next goals of the plan shut in), moved out of it.
+        if f.out_of_plan > 0 && !flag("nooop") {
             let mut best: Option<(u16, usize)> = None;
             for (k, m) in self.move_buf.iter().enumerate() {
                 let from = self.st.boxes[m.box_i as usize];
-                if a.goal_no[from as usize] == NONE || self.is_packed(from) {
-                    continue;
-                }
-                if a.goal_no[m.to as usize] == NONE && best.is_none_or(|(pu, _)| m.pushes < pu) {
+                let (out_now, out_after) = if plan.per_cluster {
+                    let on = a.goal_no[from as usize] != NONE && !self.is_packed(from);
+                    (on, a.goal_no[m.to as usize] != NONE)
+                } else {
+                    (plan.out_of_plan_at(f.packed, from), plan.out_of_plan_at(f.packed, m.to))
+                };
+                if out_now && !out_after && best.is_none_or(|(pu, _)| m.pushes < pu) {
                     best = Some((m.pushes, k));
                 }
             }
@@ -641,7 +834,7 @@ impl Fess {
             }
         }
         // One nomination per move.
-        for i in 1..4 {
+        for i in 1..ADVISORS {
             if out[..i].contains(&out[i]) {
                 out[i] = usize::MAX;
             }
@@ -693,7 +886,7 @@ impl Fess {
     }
 
     /// The pushes from the root to node `id`.
-    fn pushes_to(&mut self, id: u32) -> Vec<(u16, u8)> {
+    pub fn pushes_to(&mut self, id: u32) -> Vec<(u16, u8)> {
         let mut chain = Vec::new();
         let mut x = id;
         while x != NO_NODE {
@@ -706,9 +899,71 @@ impl Fess {
         for w in chain.windows(2) {
             self.load(w[0]);
             let m = Move::unpack(self.nodes[w[1] as usize].mv);
-            let ok = self.gen.pushes_of(&p, &self.a.layout, &mut self.st, m, &mut out);
+            let ok = self.gen.steps_of(&p, &self.a.layout, &mut self.st, m, false, &mut out);
             debug_assert!(ok.is_some(), "a stored move is possible from its parent");
         }
         out
     }
+}
+
+/// Experiment switches (development only), from the `FESS` environment variable.
+fn flag(name: &str) -> bool {
+    thread_local! {
+        static FLAGS: String = std::env::var("FESS").unwrap_or_default();
+    }
+    FLAGS.with(|f| f.split(',').any(|x| x == name))
+}
+
+/// A cell's or position's rank from its features (rules strategy): more packed, fewer out
+/// of plan, fewer areas, fewer blocked passages (smaller is better).
+fn features_rank(f: &Features) -> u64 {
+    ((u16::MAX - f.packed) as u64) << 48
+        | (f.out_of_plan as u64) << 32
+        | (f.regions as u64) << 16
+        | f.blocked_links as u64
+}
+
+/// The same from a score (scored strategy): more packed, fewer areas, fewer blocked
+/// passages, fewer out of plan.
+fn score_rank(s: &Score) -> u64 {
+    ((u16::MAX - s.packed) as u64) << 48
+        | (s.regions as u64) << 32
+        | (s.blocked_links as u64) << 16
+        | s.out_of_plan as u64
+}
+
+/// The scored strategy's advisors (indices into `cands`, `usize::MAX` for none): the best
+/// child (by score) that packs more goals; of those that pack no fewer, the best with
+/// fewer player areas, fewer blocked passages, fewer hotspots, and fewer boxes out of plan
+/// without more areas or blocked passages.
+fn scored_advice(own: &Score, cands: &[(Move, Score)]) -> [usize; 5] {
+    let mut out = [usize::MAX; 5];
+    let mut best: [Option<Rank>; 5] = [None; 5];
+    for (k, (_, s)) in cands.iter().enumerate() {
+        if s.packed < own.packed {
+            continue;
+        }
+        let wants = [
+            s.packed > own.packed,
+            s.regions < own.regions,
+            s.blocked_links < own.blocked_links,
+            s.hotspots < own.hotspots,
+            s.out_of_plan < own.out_of_plan
+                && s.regions <= own.regions
+                && s.blocked_links <= own.blocked_links,
+        ];
+        let r = s.rank();
+        for i in 0..5 {
+            if wants[i] && best[i].is_none_or(|b| r < b) {
+                best[i] = Some(r);
+                out[i] = k;
+            }
+        }
+    }
+    for i in 1..5 {
+        if out[..i].contains(&out[i]) {
+            out[i] = usize::MAX;
+        }
+    }
+    out
 }

@@ -10,14 +10,17 @@
 //! one thread and stops at the first solution; the [`crate::Solver`] wraps it with limits,
 //! progress and the rules engine's verification.
 
+pub mod back;
 pub mod board;
 pub mod dead;
 pub mod features;
 pub mod fess;
 pub mod plan;
+pub mod score;
 
 use std::sync::Arc;
 
+use back::{BackEvent, Backward};
 use board::Layout;
 use fess::{Analysis, Config, Fess, FessEvent, FessStats};
 use plan::Plan;
@@ -30,11 +33,27 @@ use crate::problem::Problem;
 pub struct Strategy {
     pub name: &'static str,
     pub config: Config,
+    /// Moves per turn, relative to the cheapest strategy's (so that each gets about the
+    /// same time).
+    pub share: u64,
 }
 
-/// The schedule: strategies tried one after another.
-pub const STRATEGIES: [Strategy; 1] =
-    [Strategy { name: "FESS", config: Config { alternate_best: true, advisors: true } }];
+/// The schedule: strategies run side by side, one turn each in rotation, each with an
+/// equal part of the memory, until one solves the level. Their strengths differ (the
+/// rules strategy is five times faster per position; the scored one, Festival's way,
+/// judges its moves better), and the levels each solves alone overlap only in part.
+pub const STRATEGIES: [Strategy; 2] = [
+    Strategy {
+        name: "rules",
+        config: Config { alternate_best: true, advisors: true, scored: false },
+        share: 5,
+    },
+    Strategy {
+        name: "scored",
+        config: Config { alternate_best: true, advisors: true, scored: true },
+        share: 1,
+    },
+];
 
 /// What [`FastSearch::run`] stopped for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,37 +71,51 @@ pub enum FastEvent {
 /// Progress of the fast search.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FastProgress {
-    /// Name of the strategy running, its number (1-based) and how many there are.
+    /// Name of the strategy that ran last, its number (1-based) and how many there are.
     pub strategy: &'static str,
     pub strategy_number: u32,
     pub strategies: u32,
-    /// Positions stored, moves made, and those two for all strategies so far.
+    /// Positions stored and moves made, by all strategies.
     pub positions: u64,
     pub generated: u64,
+    /// The same as `generated` (kept for callers that read it).
     pub total_generated: u64,
-    /// Cells of the feature space in use.
+    /// Cells of the feature space in use, all strategies.
     pub cells: usize,
     /// Most goals packed in plan order by a position found, and the goals.
     pub best_packed: u32,
     pub goals: u32,
-    /// Bytes held by the search's store, and its budget.
+    /// Bytes held by the searches' stores, and their budget.
     pub memory_bytes: usize,
     pub memory_limit: usize,
     /// Steps of the packing plan that had to be relaxed (no way out found).
     pub plan_relaxed: u32,
+    /// Positions stored by the backward search (its perimeter), and the fewest boxes it
+    /// left on goals (0, 0 when it does not run).
+    pub back_positions: u64,
+    pub back_fewest_on_goals: u32,
+}
+
+/// A strategy under way.
+struct Running {
+    strategy: Strategy,
+    fess: Fess,
+    /// Out of memory: no more turns.
+    full: bool,
 }
 
 /// The fast search on one position, with its schedule.
 pub struct FastSearch {
     analysis: Arc<Analysis>,
-    player: u16,
-    boxes: Vec<u16>,
     memory_limit: usize,
-    current: usize,
-    /// The strategy running (always there but while the next one is built).
-    fess: Option<Fess>,
-    /// Moves made by finished strategies.
-    done_generated: u64,
+    runs: Vec<Running>,
+    /// The strategy whose turn it is.
+    turn: usize,
+    /// The backward search (its perimeter serves every strategy), and whether it still
+    /// searches; off unless asked for (measured: no gain yet).
+    back: Option<Backward>,
+    back_active: bool,
+    calls: u64,
 }
 
 impl FastSearch {
@@ -95,32 +128,44 @@ impl FastSearch {
         boxes: &[u16],
         memory_limit: usize,
     ) -> FastSearch {
-        let p = Arc::new(p);
         let layout = Arc::new(Layout::new(board, &p));
         let mut plan = Plan::new(&p, &layout, boxes);
-        let mut config = STRATEGIES[0].config;
-        // Experiment switches (development only): FESS=cluster,noalt,noadv
-        if let Ok(flags) = std::env::var("FESS") {
-            for f in flags.split(',') {
-                match f {
-                    "cluster" => plan.per_cluster = true,
-                    "noalt" => config.alternate_best = false,
-                    "noadv" => config.advisors = false,
-                    _ => {}
-                }
+        let mut strategies: Vec<Strategy> = STRATEGIES.to_vec();
+        // Experiment switches (development only), e.g. FESS=rules,noadv
+        let flags = std::env::var("FESS").unwrap_or_default();
+        for f in flags.split(',') {
+            match f {
+                "cluster" => plan.per_cluster = true,
+                "noalt" => strategies.iter_mut().for_each(|s| s.config.alternate_best = false),
+                "noadv" => strategies.iter_mut().for_each(|s| s.config.advisors = false),
+                "rules" => strategies.retain(|s| !s.config.scored),
+                "scored" => strategies.retain(|s| s.config.scored),
+                _ => {}
             }
         }
-        let plan = Arc::new(plan);
-        let analysis = Arc::new(Analysis::new(p, layout, plan));
-        let fess = Fess::new(Arc::clone(&analysis), config, player, boxes, memory_limit);
+        let use_back = flags.split(',').any(|f| f == "back");
+        let back_share = if use_back { memory_limit / 3 } else { 0 };
+        let share = (memory_limit - back_share) / strategies.len();
+        let p = Arc::new(p);
+        let analysis = Arc::new(Analysis::new(Arc::clone(&p), layout, Arc::new(plan)));
+        let back =
+            use_back.then(|| Backward::new(Arc::clone(&analysis), player, boxes, back_share));
+        let runs = strategies
+            .iter()
+            .map(|&strategy| Running {
+                strategy,
+                fess: Fess::new(Arc::clone(&analysis), strategy.config, player, boxes, share),
+                full: false,
+            })
+            .collect();
         FastSearch {
             analysis,
-            player,
-            boxes: boxes.to_vec(),
             memory_limit,
-            current: 0,
-            fess: Some(fess),
-            done_generated: 0,
+            runs,
+            turn: 0,
+            back_active: back.is_some(),
+            back,
+            calls: 0,
         }
     }
 
@@ -134,14 +179,10 @@ impl FastSearch {
         &self.analysis.plan
     }
 
-    fn fess(&self) -> &Fess {
-        self.fess.as_ref().expect("a strategy is running")
-    }
-
-    /// The position with the best features found by the strategy running, drawn on the
-    /// board (for studying the search).
+    /// The position with the best features found by the strategy that ran last, drawn on
+    /// the board (for studying the search).
     pub fn best_picture(&self, board: &Board) -> Option<String> {
-        let (boxes, player) = self.fess().best_position()?;
+        let (boxes, player) = self.runs[self.turn].fess.best_position()?;
         let p = &self.analysis.p;
         let mut rows: Vec<Vec<char>> = (0..board.height())
             .map(|r| {
@@ -166,60 +207,93 @@ impl FastSearch {
         Some(rows.iter().map(|r| r.iter().collect::<String>() + "\n").collect())
     }
 
-    /// Counters of the strategy running.
+    /// Counters of all strategies, added up (the best packed: the most).
     pub fn stats(&self) -> FessStats {
-        self.fess().stats
+        let mut t = FessStats::default();
+        for r in &self.runs {
+            let s = r.fess.stats;
+            t.nodes += s.nodes;
+            t.generated += s.generated;
+            t.duplicates += s.duplicates;
+            t.deadlocks += s.deadlocks;
+            t.cells += s.cells;
+            t.best_packed = t.best_packed.max(s.best_packed);
+            t.advised += s.advised;
+            t.stuck_tests += s.stuck_tests;
+            t.patterns += s.patterns;
+            t.pattern_deadlocks += s.pattern_deadlocks;
+            t.pruned += s.pruned;
+            t.refills += s.refills;
+            t.scored += s.scored;
+        }
+        t
     }
 
-    /// Search for up to `budget` moves.
+    /// Search for up to about `budget` moves of the cheapest strategy (a turn of one
+    /// strategy; while the backward search runs, one call in three is its turn).
     pub fn run(&mut self, budget: u64) -> FastEvent {
-        let fess = self.fess.as_mut().expect("a strategy is running");
-        match fess.run(budget) {
+        self.calls += 1;
+        if self.back_active && self.calls % 3 == 0 {
+            let back = self.back.as_mut().expect("active");
+            match back.run(budget) {
+                BackEvent::Budget => {}
+                BackEvent::Reached(id) => return FastEvent::Solved(back.pushes_from(id)),
+                BackEvent::Exhausted | BackEvent::MemoryFull => self.back_active = false,
+            }
+            return FastEvent::Budget;
+        }
+        // The next strategy with room left.
+        let n = self.runs.len();
+        let Some(k) = (0..n).map(|i| (self.turn + 1 + i) % n).find(|&i| !self.runs[i].full) else {
+            return FastEvent::OutOfMemory;
+        };
+        self.turn = k;
+        let max_share = self.runs.iter().map(|r| r.strategy.share).max().unwrap_or(1);
+        let run = &mut self.runs[k];
+        let moves = (budget * run.strategy.share / max_share).max(1);
+        match run.fess.run(moves, self.back.as_ref()) {
             FessEvent::Budget => FastEvent::Budget,
             FessEvent::Solved(pushes) => FastEvent::Solved(pushes),
+            FessEvent::Met(node, back_node) => {
+                let mut pushes = run.fess.pushes_to(node);
+                let back = self.back.as_mut().expect("a perimeter");
+                pushes.extend(back.pushes_from(back_node));
+                FastEvent::Solved(pushes)
+            }
+            // Every position reachable was stored or proved dead: no solution, whichever
+            // strategy found it out.
             FessEvent::Exhausted => FastEvent::Unsolvable,
             FessEvent::MemoryFull => {
-                if self.current + 1 < STRATEGIES.len() {
-                    self.next_strategy();
-                    FastEvent::Budget
-                } else {
+                run.full = true;
+                if self.runs.iter().all(|r| r.full) {
                     FastEvent::OutOfMemory
+                } else {
+                    FastEvent::Budget
                 }
             }
         }
     }
 
-    fn next_strategy(&mut self) {
-        self.done_generated += self.stats().generated;
-        self.current += 1;
-        let config = STRATEGIES[self.current].config;
-        // The old store goes before the new one is built.
-        self.fess = None;
-        self.fess = Some(Fess::new(
-            Arc::clone(&self.analysis),
-            config,
-            self.player,
-            &self.boxes,
-            self.memory_limit,
-        ));
-    }
-
     /// The progress so far.
     pub fn progress(&self) -> FastProgress {
         let st = self.stats();
+        let run = &self.runs[self.turn];
         FastProgress {
-            strategy: STRATEGIES[self.current].name,
-            strategy_number: self.current as u32 + 1,
-            strategies: STRATEGIES.len() as u32,
+            strategy: run.strategy.name,
+            strategy_number: self.turn as u32 + 1,
+            strategies: self.runs.len() as u32,
             positions: st.nodes,
             generated: st.generated,
-            total_generated: self.done_generated + st.generated,
+            total_generated: st.generated,
             cells: st.cells,
             best_packed: st.best_packed as u32,
             goals: self.analysis.p.goals.len() as u32,
-            memory_bytes: self.fess().memory(),
+            memory_bytes: self.runs.iter().map(|r| r.fess.memory()).sum::<usize>()
+                + self.back.as_ref().map_or(0, |b| b.memory()),
             memory_limit: self.memory_limit,
             plan_relaxed: self.analysis.plan.relaxed as u32,
+            back_positions: self.back.as_ref().map_or(0, |b| b.stats.nodes),
+            back_fewest_on_goals: self.back.as_ref().map_or(0, |b| b.stats.fewest_on_goals as u32),
         }
     }
 }

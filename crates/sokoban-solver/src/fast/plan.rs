@@ -56,10 +56,18 @@ impl Plan {
     /// The plan for a level whose boxes start on `start` (compact squares).
     pub fn new(p: &Problem, layout: &Layout, start: &[u16]) -> Plan {
         let ng = p.goals.len();
-        let (cluster, n_clusters) = goal_clusters(p);
         let small = ng * ng * p.n <= MAX_WORK;
         let (order, relaxed) =
             if small { backward_order(p, layout, start) } else { (distance_order(p, start), 0) };
+        Self::from_order(p, order, relaxed)
+    }
+
+    /// The plan with a given packing order (goal numbers, all of them once).
+    pub fn from_order(p: &Problem, order: Vec<u16>, relaxed: usize) -> Plan {
+        let ng = p.goals.len();
+        debug_assert_eq!(order.len(), ng);
+        let small = ng * ng * p.n <= MAX_WORK;
+        let (cluster, n_clusters) = goal_clusters(p);
         let mut clusters: Vec<Vec<u16>> = vec![Vec::new(); n_clusters];
         let mut place = vec![0u16; ng];
         let mut rank = vec![0u16; ng];

@@ -1,0 +1,444 @@
+//! The backward search: from the solved position, pull boxes out of the goals (the reverse
+//! game) with macro pulls, and keep every position reached. Those positions are the
+//! *perimeter* of a meet-in-the-middle: when the forward search reaches one of them, the
+//! pulls that led there, played backwards as pushes, finish the solution (Festival's
+//! perimeter). If the backward search reaches the start position itself, it has solved the
+//! level alone.
+//!
+//! The search is a small feature space search of its own: positions are filed by how many
+//! boxes still stand on goals and how many areas the boxes cut the floor into; the cells are
+//! visited in turn, every other visit going to the cell with the fewest boxes on goals;
+//! within a position, the pull that takes a box off a goal weighs nothing, others weigh 1,
+//! and among equals the pull that leaves the boxes nearest the squares boxes start on goes
+//! first. A box is never pulled where no box could ever have been pushed from a start
+//! square (the position could meet no forward position).
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+use std::sync::Arc;
+
+use super::board::{Move, MoveGen, State};
+use super::fess::Analysis;
+use crate::problem::{Keyed, Problem, NONE};
+
+const NO_NODE: u32 = u32::MAX;
+
+/// A stored backward position.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    parent: u32,
+    /// The pull-move from the parent ([`Move::pack`]).
+    mv: u32,
+    weight: u32,
+    moves_at: u32,
+    moves_len: u32,
+    next: u32,
+    advised: u32,
+    norm: u16,
+}
+
+/// What [`Backward::run`] stopped for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackEvent {
+    Budget,
+    /// The start position was reached: this node.
+    Reached(u32),
+    /// No more moves: every position the pulls reach is stored.
+    Exhausted,
+    /// The store reached its memory budget (the perimeter stays usable).
+    MemoryFull,
+}
+
+/// Counters of the backward search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BackStats {
+    pub nodes: u64,
+    pub generated: u64,
+    pub duplicates: u64,
+    pub cells: usize,
+    /// Fewest boxes left on goals by a stored position.
+    pub fewest_on_goals: u16,
+}
+
+/// The backward search and its perimeter.
+pub struct Backward {
+    a: Arc<Analysis>,
+    st: State,
+    gen: MoveGen,
+    nb: usize,
+    nodes: Vec<Node>,
+    positions: Vec<u16>,
+    moves: Vec<(u32, u32)>,
+    /// Every stored position by its key: the perimeter.
+    seen: HashMap<u64, u32, Keyed>,
+    cells: Vec<BinaryHeap<Reverse<(u64, u32)>>>,
+    cell_of: HashMap<u64, u32, Keyed>,
+    /// Boxes on goals of each cell (for the best cell).
+    cell_on_goals: Vec<u16>,
+    cursor: usize,
+    turn: u64,
+    best_cell: u32,
+    /// Pulls from each square to the nearest start square of a box (`u16::MAX`: never).
+    start_dist: Vec<u16>,
+    /// The forward start position's key, and its boxes.
+    start_key: u64,
+    start_boxes: Vec<u16>,
+    memory_limit: usize,
+    full: bool,
+    move_buf: Vec<Move>,
+    order: Vec<(u32, u32, u32)>,
+    pub stats: BackStats,
+}
+
+impl Backward {
+    /// A backward search for the level whose forward search starts from `player` and
+    /// `boxes` (compact squares), with a memory budget in bytes.
+    pub fn new(a: Arc<Analysis>, player: u16, boxes: &[u16], memory_limit: usize) -> Backward {
+        let p = Arc::clone(&a.p);
+        let start_dist = start_distances(&p, boxes);
+        let mut st = State::new(&p, &a.layout);
+        for s in 0..p.n {
+            if start_dist[s] == u16::MAX {
+                st.cells.forbid_box(a.layout.pad[s] as usize);
+            }
+        }
+        let mut start_boxes = boxes.to_vec();
+        start_boxes.sort_unstable();
+        // The start position's key: its boxes and its player area.
+        st.set(&p, &a.layout, &start_boxes, player);
+        let start_key = st.key(&p);
+        let nb = boxes.len();
+        let mut b = Backward {
+            st,
+            gen: MoveGen::new(&a.layout),
+            nb,
+            nodes: Vec::new(),
+            positions: Vec::new(),
+            moves: Vec::new(),
+            seen: HashMap::default(),
+            cells: Vec::new(),
+            cell_of: HashMap::default(),
+            cell_on_goals: Vec::new(),
+            cursor: 0,
+            turn: 0,
+            best_cell: 0,
+            start_dist,
+            start_key,
+            start_boxes,
+            memory_limit,
+            full: false,
+            move_buf: Vec::new(),
+            order: Vec::new(),
+            stats: BackStats { fewest_on_goals: nb as u16, ..BackStats::default() },
+            a,
+        };
+        b.roots();
+        b
+    }
+
+    /// The solved position with the player in each area next to a box (the last push
+    /// leaves the player beside a box): one root each.
+    fn roots(&mut self) {
+        let p = Arc::clone(&self.a.p);
+        let goals = p.goals.clone();
+        self.st.set(&p, &self.a.layout, &goals, goals[0]);
+        let mut zone_seen = vec![false; p.n];
+        for s in 0..p.n {
+            if self.st.occupied[s] || zone_seen[s] {
+                continue;
+            }
+            self.st.player = s as u16;
+            self.st.flood(&p);
+            let mut next_to_box = false;
+            for &x in self.st.flood.area() {
+                zone_seen[x as usize] = true;
+                next_to_box |=
+                    p.nbr[x as usize].iter().any(|&y| y != NONE && self.st.occupied[y as usize]);
+            }
+            if !next_to_box {
+                continue;
+            }
+            let key = self.st.key(&p);
+            if self.seen.contains_key(&key) {
+                continue;
+            }
+            let id = self.store(NO_NODE, 0, 0);
+            self.seen.insert(key, id);
+            self.prepare(id);
+        }
+    }
+
+    /// The node whose position has key `key` (same boxes, same player area), if stored.
+    #[inline]
+    pub fn lookup(&self, key: u64) -> Option<u32> {
+        self.seen.get(&key).copied()
+    }
+
+    /// True when the search still has moves to make and room to store them.
+    pub fn active(&self) -> bool {
+        !self.full && self.cells.iter().any(|c| !c.is_empty())
+    }
+
+    /// Bytes held by the store.
+    pub fn memory(&self) -> usize {
+        self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.positions.capacity() * 2
+            + self.moves.capacity() * 8
+            + self.seen.capacity() * 13
+            + self.cells.iter().map(|c| c.len() * 12).sum::<usize>()
+    }
+
+    /// Search for up to `budget` moves.
+    pub fn run(&mut self, budget: u64) -> BackEvent {
+        if let Some(&id) = self.seen.get(&self.start_key) {
+            return BackEvent::Reached(id);
+        }
+        for _ in 0..budget {
+            if self.full {
+                return BackEvent::MemoryFull;
+            }
+            let Some(c) = self.pick_cell() else { return BackEvent::Exhausted };
+            let Reverse((_, tag)) = self.cells[c].pop().expect("picked cells are not empty");
+            let id = u32::MAX - tag;
+            let node = &mut self.nodes[id as usize];
+            let k = node.next;
+            node.next += 1;
+            let (mv, _) = self.moves[(node.moves_at + k) as usize];
+            let weight = node.weight + (k >= node.advised) as u32;
+            if node.next < node.moves_len {
+                let (_, key) = self.moves[(node.moves_at + node.next) as usize];
+                let w = node.weight + (node.next >= node.advised) as u32;
+                self.cells[c].push(Reverse(((w as u64) << 32 | key as u64, tag)));
+            }
+            if let Some(reached) = self.expand(id, mv, weight) {
+                return BackEvent::Reached(reached);
+            }
+        }
+        BackEvent::Budget
+    }
+
+    fn pick_cell(&mut self) -> Option<usize> {
+        self.turn += 1;
+        if self.turn % 2 == 0 && !self.cells[self.best_cell as usize].is_empty() {
+            return Some(self.best_cell as usize);
+        }
+        let len = self.cells.len();
+        for k in 0..len {
+            let c = (self.cursor + k) % len;
+            if !self.cells[c].is_empty() {
+                self.cursor = c + 1;
+                return Some(c);
+            }
+        }
+        None
+    }
+
+    fn load(&mut self, id: u32) {
+        let at = id as usize * self.nb;
+        let norm = self.nodes[id as usize].norm;
+        let p = &self.a.p;
+        self.st.set(p, &self.a.layout, &self.positions[at..at + self.nb], norm);
+    }
+
+    fn store(&mut self, parent: u32, mv: u32, weight: u32) -> u32 {
+        let id = self.nodes.len() as u32;
+        self.positions.extend_from_slice(&self.st.boxes);
+        self.nodes.push(Node {
+            parent,
+            mv,
+            weight,
+            moves_at: 0,
+            moves_len: 0,
+            next: 0,
+            advised: 0,
+            norm: self.st.norm,
+        });
+        self.stats.nodes += 1;
+        if self.memory() > self.memory_limit {
+            self.full = true;
+        }
+        id
+    }
+
+    /// Make pull-move `mv` of node `parent`; store the child if new. Returns it when it is
+    /// the start position.
+    fn expand(&mut self, parent: u32, mv: u32, weight: u32) -> Option<u32> {
+        self.stats.generated += 1;
+        self.load(parent);
+        let p = Arc::clone(&self.a.p);
+        let m = Move::unpack(mv);
+        let player = p.nbr[m.to as usize][m.side as usize];
+        self.st.move_box(&p, &self.a.layout, m.box_i as usize, m.to, player);
+        let key = self.st.key(&p);
+        if self.seen.contains_key(&key) {
+            self.stats.duplicates += 1;
+            return None;
+        }
+        let id = self.store(parent, mv, weight);
+        self.seen.insert(key, id);
+        if key == self.start_key && self.st.boxes == self.start_boxes {
+            return Some(id);
+        }
+        self.prepare(id);
+        None
+    }
+
+    /// Boxes on goals of the position in the state.
+    fn on_goals(&self) -> u16 {
+        let p = &self.a.p;
+        self.st.boxes.iter().filter(|&&b| p.is_goal[b as usize]).count() as u16
+    }
+
+    /// Generate and order the pulls of node `id` (in the state) and file it.
+    fn prepare(&mut self, id: u32) {
+        let a = Arc::clone(&self.a);
+        let p = &a.p;
+        let on_goals = self.on_goals();
+        self.stats.fewest_on_goals = self.stats.fewest_on_goals.min(on_goals);
+        self.move_buf.clear();
+        self.gen.generate(p, &a.layout, &mut self.st, true, &mut self.move_buf);
+        // Order: by boxes left on goals, then by the boxes' summed distance to the start
+        // squares, then fewest pulls. The best pull taking a box off a goal weighs 0.
+        let dist: u32 = self.st.boxes.iter().map(|&b| self.start_dist[b as usize] as u32).sum();
+        self.order.clear();
+        let mut best_off: Option<(u32, usize)> = None;
+        for (k, m) in self.move_buf.iter().enumerate() {
+            let from = self.st.boxes[m.box_i as usize];
+            let off = p.is_goal[from as usize] && !p.is_goal[m.to as usize];
+            let d = dist - self.start_dist[from as usize] as u32
+                + self.start_dist[m.to as usize] as u32;
+            let goals_after = on_goals as u32 - off as u32
+                + (!p.is_goal[from as usize] && p.is_goal[m.to as usize]) as u32;
+            let key = goals_after << 24 | d.min(0xFF_FFFF);
+            if off && best_off.is_none_or(|(bk, _)| key < bk) {
+                best_off = Some((key, k));
+            }
+            self.order.push((1, key, k as u32));
+        }
+        if let Some((_, k)) = best_off {
+            self.order[k].0 = 0;
+        }
+        self.order.sort_unstable();
+        let at = self.moves.len() as u32;
+        for &(_, key, k) in &self.order {
+            self.moves.push((self.move_buf[k as usize].pack(), key));
+        }
+        let node = &mut self.nodes[id as usize];
+        node.moves_at = at;
+        node.moves_len = self.order.len() as u32;
+        node.advised = best_off.is_some() as u32;
+        if self.order.is_empty() {
+            return;
+        }
+        let w = node.weight + (best_off.is_none()) as u32;
+        let key = (w as u64) << 32 | self.moves[at as usize].1 as u64;
+        // The cell: boxes on goals and areas of the floor.
+        let regions = self.regions();
+        let cell_key = (on_goals as u64) << 16 | regions as u64;
+        let c = match self.cell_of.get(&cell_key) {
+            Some(&c) => c,
+            None => {
+                let c = self.cells.len() as u32;
+                self.cells.push(BinaryHeap::new());
+                self.cell_on_goals.push(on_goals);
+                self.cell_of.insert(cell_key, c);
+                self.cursor = c as usize;
+                self.stats.cells = self.cells.len();
+                c
+            }
+        };
+        self.cells[c as usize].push(Reverse((key, u32::MAX - id)));
+        if on_goals < self.cell_on_goals[self.best_cell as usize]
+            || self.cells[self.best_cell as usize].is_empty()
+        {
+            self.best_cell = c;
+        }
+        if self.memory() > self.memory_limit {
+            self.full = true;
+        }
+    }
+
+    /// Areas of free floor in the state's position.
+    fn regions(&mut self) -> u16 {
+        let p = &self.a.p;
+        let mut seen = vec![false; p.n];
+        let mut count = 0;
+        let mut stack = Vec::new();
+        for s in 0..p.n {
+            if self.st.occupied[s] || seen[s] {
+                continue;
+            }
+            count += 1;
+            seen[s] = true;
+            stack.push(s as u16);
+            while let Some(x) = stack.pop() {
+                for &y in &p.nbr[x as usize] {
+                    if y != NONE && !self.st.occupied[y as usize] && !seen[y as usize] {
+                        seen[y as usize] = true;
+                        stack.push(y);
+                    }
+                }
+            }
+        }
+        count
+    }
+
+    /// The pushes that lead from node `id`'s position to the solved position: its pulls
+    /// back to its root, each played backwards.
+    pub fn pushes_from(&mut self, id: u32) -> Vec<(u16, u8)> {
+        let p = Arc::clone(&self.a.p);
+        let mut out = Vec::new();
+        let mut steps = Vec::new();
+        let mut x = id;
+        while self.nodes[x as usize].parent != NO_NODE {
+            let parent = self.nodes[x as usize].parent;
+            self.load(parent);
+            let m = Move::unpack(self.nodes[x as usize].mv);
+            steps.clear();
+            let ok = self.gen.steps_of(&p, &self.a.layout, &mut self.st, m, true, &mut steps);
+            debug_assert!(ok.is_some(), "a stored pull is possible from its parent");
+            // The pulls took the box from `s` one step in direction `e` each; played
+            // backwards, the box is pushed from `s + e` in direction `e ^ 2`, last first.
+            for &(s, e) in steps.iter().rev() {
+                out.push((p.step(s, e as usize), e ^ 2));
+            }
+            x = parent;
+        }
+        out
+    }
+
+    /// Boxes (sorted) and player-area square of node `id`.
+    pub fn position(&self, id: u32) -> (&[u16], u16) {
+        let at = id as usize * self.nb;
+        (&self.positions[at..at + self.nb], self.nodes[id as usize].norm)
+    }
+}
+
+/// Fewest pushes from the nearest square a box starts on to each square, on the empty board
+/// with the square behind each push only required to be floor (`u16::MAX`: none reaches).
+/// A box pulled somewhere this is `u16::MAX` could never have been pushed there from a
+/// start square.
+fn start_distances(p: &Problem, starts: &[u16]) -> Vec<u16> {
+    let mut dist = vec![u16::MAX; p.n];
+    let mut queue: Vec<u16> = Vec::with_capacity(p.n);
+    for &s in starts {
+        if dist[s as usize] != 0 {
+            dist[s as usize] = 0;
+            queue.push(s);
+        }
+    }
+    let mut head = 0;
+    while head < queue.len() {
+        let x = queue[head];
+        head += 1;
+        for d in 0..4 {
+            let to = p.step(x, d);
+            let behind = p.step(x, (d + 2) & 3);
+            if to != NONE && behind != NONE && dist[to as usize] == u16::MAX {
+                dist[to as usize] = dist[x as usize] + 1;
+                queue.push(to);
+            }
+        }
+    }
+    dist
+}

@@ -1,0 +1,207 @@
+//! Scores of children, for the scored strategy (as Festival computes them): every move of a
+//! position being expanded is scored without building the child — the scorer moves the box
+//! in the occupancy it reads and back — so that the advisors and the order of the moves can
+//! look at the children. A score holds the goals packed in plan order, the number of areas
+//! the boxes cut the player's floor into, the passages between rooms boxes block, boxes out
+//! of plan, hotspots (boxes cutting another box off from a goal it could otherwise reach)
+//! and, last, the boxes' summed distance to their nearest goals.
+
+use std::cmp::Reverse;
+
+use super::board::State;
+use super::fess::Analysis;
+use crate::problem::NONE;
+
+/// A position's score.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Score {
+    /// Goals packed in plan order (more is better).
+    pub packed: u16,
+    /// Areas of free floor (fewer is better; 1 when the player can go everywhere).
+    pub regions: u16,
+    /// Passages between rooms with a box in them (fewer is better).
+    pub blocked_links: u16,
+    /// Boxes out of plan (fewer is better).
+    pub out_of_plan: u16,
+    /// Boxes that cut another box off from a goal (fewer is better).
+    pub hotspots: u16,
+    /// Summed pushes of the boxes to their nearest goals (smaller is better).
+    pub dist: u32,
+}
+
+/// [`Score::rank`]'s type: smaller is better.
+pub type Rank = (Reverse<u16>, u16, u16, u16, u16, u32);
+
+impl Score {
+    /// The order of scores: more packed, then fewer areas, fewer blocked passages, fewer
+    /// out of plan, fewer hotspots, smaller distance (smaller rank is better).
+    pub fn rank(&self) -> Rank {
+        (
+            Reverse(self.packed),
+            self.regions,
+            self.blocked_links,
+            self.out_of_plan,
+            self.hotspots,
+            self.dist,
+        )
+    }
+
+    /// True when `self` is better than `other`.
+    #[inline]
+    pub fn better(&self, other: &Score) -> bool {
+        self.rank() < other.rank()
+    }
+
+    /// The feature-space cell: packed, areas, out of plan.
+    pub fn cell_key(&self) -> u64 {
+        (self.packed as u64) << 32 | (self.regions as u64) << 16 | self.out_of_plan as u64
+    }
+
+    /// The rank in 32 bits (distance left out, parts clamped), for ordering moves.
+    pub fn order_key(&self) -> u32 {
+        let c = |x: u16| x.min(63) as u32;
+        (255 - self.packed.min(255) as u32) << 24
+            | c(self.regions) << 18
+            | c(self.blocked_links) << 12
+            | c(self.out_of_plan) << 6
+            | c(self.hotspots)
+    }
+}
+
+/// Scratch for scoring, and what it knows of the position being expanded.
+pub struct Scorer {
+    label: Vec<u32>,
+    stamp: u32,
+    /// Labels of the last area count start here.
+    base: u32,
+    /// Smallest square of each area of the last count (indexed by label - base).
+    area_min: Vec<u16>,
+    stack: Vec<u16>,
+    /// Boxes per link, blocked links and summed distance of the base position.
+    link_boxes: Vec<u16>,
+    base_links: u16,
+    base_dist: u32,
+}
+
+impl Scorer {
+    pub fn new(a: &Analysis) -> Scorer {
+        let p = &a.p;
+        Scorer {
+            label: vec![0; p.n],
+            stamp: 0,
+            base: 1,
+            area_min: Vec::new(),
+            stack: Vec::with_capacity(p.n),
+            link_boxes: vec![0; a.rooms.links],
+            base_links: 0,
+            base_dist: 0,
+        }
+    }
+
+    /// Take the position in `st` as the base of the moves to score, and score it.
+    pub fn score_base(&mut self, a: &Analysis, st: &State) -> Score {
+        let (p, plan) = (&a.p, &a.plan);
+        self.link_boxes.fill(0);
+        self.base_links = 0;
+        self.base_dist = 0;
+        for &b in &st.boxes {
+            let l = a.rooms.link_of[b as usize];
+            if l != NONE {
+                if self.link_boxes[l as usize] == 0 {
+                    self.base_links += 1;
+                }
+                self.link_boxes[l as usize] += 1;
+            }
+            self.base_dist += a.nearest[b as usize].min(1000) as u32;
+        }
+        let (packed, out_of_plan) = plan.packing(p, &st.occupied, st.boxes.iter().copied());
+        Score {
+            packed,
+            regions: self.count_areas(p, &st.occupied),
+            blocked_links: self.base_links,
+            out_of_plan,
+            hotspots: a.hotspots.as_ref().map_or(0, |h| h.count(p, &st.boxes, NONE, NONE)),
+            dist: self.base_dist,
+        }
+    }
+
+    /// Score the child of the base position where the box on `from` went to `to`, the player
+    /// ending on `player`; also returns the smallest square of the player's area there.
+    pub fn score_move(
+        &mut self,
+        a: &Analysis,
+        st: &mut State,
+        from: u16,
+        to: u16,
+        player: u16,
+    ) -> (Score, u16) {
+        let (p, plan) = (&a.p, &a.plan);
+        st.occupied[from as usize] = false;
+        st.occupied[to as usize] = true;
+        let moved = st.boxes.iter().map(|&b| if b == from { to } else { b });
+        let (packed, out_of_plan) = plan.packing(p, &st.occupied, moved);
+        let regions = self.count_areas(p, &st.occupied);
+        let norm = self.area_min[(self.label[player as usize] - self.base) as usize];
+        st.occupied[to as usize] = false;
+        st.occupied[from as usize] = true;
+        let (lf, lt) = (a.rooms.link_of[from as usize], a.rooms.link_of[to as usize]);
+        let mut links = self.base_links;
+        if lf != lt {
+            if lf != NONE && self.link_boxes[lf as usize] == 1 {
+                links -= 1;
+            }
+            if lt != NONE && self.link_boxes[lt as usize] == 0 {
+                links += 1;
+            }
+        }
+        let dist = self.base_dist - a.nearest[from as usize].min(1000) as u32
+            + a.nearest[to as usize].min(1000) as u32;
+        let score = Score {
+            packed,
+            regions,
+            blocked_links: links,
+            out_of_plan,
+            hotspots: a.hotspots.as_ref().map_or(0, |h| h.count(p, &st.boxes, from, to)),
+            dist,
+        };
+        (score, norm)
+    }
+
+    /// Number of areas of free floor; labels them and notes each area's smallest square.
+    fn count_areas(&mut self, p: &crate::problem::Problem, occupied: &[bool]) -> u16 {
+        if self.stamp > u32::MAX - p.n as u32 - 2 {
+            self.label.fill(0);
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        let base = self.stamp;
+        self.base = base;
+        self.area_min.clear();
+        for s0 in 0..p.n {
+            if occupied[s0] || self.label[s0] >= base {
+                continue;
+            }
+            let id = base + self.area_min.len() as u32;
+            self.area_min.push(s0 as u16);
+            self.label[s0] = id;
+            self.stack.clear();
+            self.stack.push(s0 as u16);
+            while let Some(x) = self.stack.pop() {
+                for &y in &p.nbr[x as usize] {
+                    if y != NONE && !occupied[y as usize] && self.label[y as usize] < base {
+                        self.label[y as usize] = id;
+                        self.stack.push(y);
+                    }
+                }
+            }
+        }
+        self.stamp = base + self.area_min.len() as u32;
+        self.area_min.len() as u16
+    }
+
+    /// The area of free square `s` in the last count, `None` for a square with a box.
+    pub fn area_of(&self, s: u16) -> Option<u32> {
+        let l = self.label[s as usize];
+        (l >= self.base).then_some(l)
+    }
+}
