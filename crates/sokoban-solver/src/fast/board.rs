@@ -103,6 +103,13 @@ impl State {
 
     /// Set the position: `boxes` (sorted) and a square of the player's area; floods.
     pub fn set(&mut self, p: &Problem, layout: &Layout, boxes: &[u16], player: u16) {
+        self.set_unflooded(p, layout, boxes, player);
+        self.flood(p);
+    }
+
+    /// [`State::set`] without the flood (for a position about to be moved from: the move
+    /// floods).
+    pub fn set_unflooded(&mut self, p: &Problem, layout: &Layout, boxes: &[u16], player: u16) {
         for &b in &self.boxes {
             self.box_at[b as usize] = NONE;
             self.occupied[b as usize] = false;
@@ -118,7 +125,6 @@ impl State {
             self.hash ^= p.z_box[b as usize];
         }
         self.player = player;
-        self.flood(p);
     }
 
     /// Flood the player's area from `player`; sets `norm`.

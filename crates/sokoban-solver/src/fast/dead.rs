@@ -4,7 +4,6 @@
 //! from the side the player can get to. Every test is sound: a position it calls dead has
 //! no solution.
 
-use crate::assign::{Assignment, INF_COST};
 use crate::corral::{Corrals, Verdict};
 use crate::corral_deadlock::CorralSearch;
 use crate::deadlock::freeze_status;
@@ -20,8 +19,13 @@ pub struct DeadTests {
     corrals: Corrals,
     corral_pushes: Vec<(u16, u8)>,
     corral_search: CorralSearch,
-    assign: Assignment,
     costs: Vec<u16>,
+    /// Matching scratch: the box on each goal (`u32::MAX`: none), boxes left by the greedy
+    /// pass, visit stamps.
+    goal_box: Vec<u32>,
+    unmatched: Vec<u32>,
+    visited: Vec<u32>,
+    visit_stamp: u32,
 }
 
 impl DeadTests {
@@ -33,8 +37,11 @@ impl DeadTests {
             corrals: Corrals::new(p.n, true),
             corral_pushes: Vec::new(),
             corral_search: CorralSearch::new(p),
-            assign: Assignment::new(ng),
             costs: vec![0; ng * ng],
+            goal_box: Vec::with_capacity(ng),
+            unmatched: Vec::new(),
+            visited: vec![0; ng],
+            visit_stamp: 0,
         }
     }
 
@@ -85,23 +92,58 @@ impl DeadTests {
     }
 
     /// Every box can be matched to its own goal, each reachable by pushes from the side the
-    /// player can get to.
+    /// player can get to (Kuhn's augmenting paths over the reachable pairs).
     fn matchable(&mut self, p: &Problem, st: &State) -> bool {
         let ng = p.goals.len();
         for (i, &b) in st.boxes.iter().enumerate() {
             let class = p.player_class(b, st.player);
             p.cost_row(b, class, &mut self.costs[i * ng..(i + 1) * ng]);
         }
-        let costs = &self.costs;
-        let cost = |i: usize, j: usize| {
-            let d = costs[i * ng + j];
-            if d == INF_DIST {
-                INF_COST
-            } else {
-                d as i64
+        self.goal_box.clear();
+        self.goal_box.resize(ng, u32::MAX);
+        // Greedy first: a free reachable goal for each box.
+        self.unmatched.clear();
+        for i in 0..st.boxes.len() {
+            let row = &self.costs[i * ng..(i + 1) * ng];
+            match (0..ng).find(|&j| row[j] != INF_DIST && self.goal_box[j] == u32::MAX) {
+                Some(j) => self.goal_box[j] = i as u32,
+                None => self.unmatched.push(i as u32),
             }
-        };
-        self.assign.solve(&cost);
-        self.assign.total(&cost) < INF_COST
+        }
+        for k in 0..self.unmatched.len() {
+            let i = self.unmatched[k] as usize;
+            self.visit_stamp += 1;
+            if !augment(i, ng, &self.costs, &mut self.goal_box, &mut self.visited, self.visit_stamp)
+            {
+                return false;
+            }
+        }
+        true
     }
+}
+
+/// Kuhn's augmenting path from box `i` over the pairs with a finite cost.
+fn augment(
+    i: usize,
+    ng: usize,
+    costs: &[u16],
+    goal_box: &mut [u32],
+    visited: &mut Vec<u32>,
+    stamp: u32,
+) -> bool {
+    if visited.len() < ng {
+        visited.resize(ng, 0);
+    }
+    for j in 0..ng {
+        if costs[i * ng + j] == INF_DIST || visited[j] == stamp {
+            continue;
+        }
+        visited[j] = stamp;
+        let other = goal_box[j];
+        if other == u32::MAX || augment(other as usize, ng, costs, goal_box, visited, stamp) {
+            goal_box[j] = i as u32;
+            return true;
+        }
+    }
+    false
 }

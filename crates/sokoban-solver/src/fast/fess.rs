@@ -27,7 +27,7 @@ use super::dead::DeadTests;
 use super::features::{FeatureScratch, Features, Hotspots, Rooms};
 use super::plan::Plan;
 use super::score::{Rank, Score, Scorer};
-use crate::problem::{Keyed, Problem, INF_DIST, NONE};
+use crate::problem::{AreaFlood, Keyed, Problem, INF_DIST, NONE};
 use crate::stuck::{Patterns, StuckSearch, Verdict, SEARCH_LIMIT};
 
 /// Node id of "no node".
@@ -213,6 +213,7 @@ pub struct Fess {
     full: bool,
     // Scratch.
     move_buf: Vec<Move>,
+    flood: AreaFlood,
     order_moves: Vec<u32>,
     order_keys: Vec<u32>,
     scorer: Scorer,
@@ -267,6 +268,7 @@ impl Fess {
             memory_limit,
             full: false,
             move_buf: Vec::new(),
+            flood: AreaFlood::new(p.n),
             order_moves: Vec::new(),
             order_keys: Vec::new(),
             scorer: Scorer::new(&a),
@@ -457,7 +459,13 @@ impl Fess {
         perimeter: Option<&Backward>,
     ) -> Option<(u32, u32)> {
         self.stats.generated += 1;
-        self.load(parent);
+        if self.loaded != parent {
+            // The move floods the child: the parent needs no flood of its own.
+            let at = parent as usize * self.nb;
+            let norm = self.nodes[parent as usize].norm;
+            let p = &self.a.p;
+            self.st.set_unflooded(p, &self.a.layout, &self.positions[at..at + self.nb], norm);
+        }
         let p = Arc::clone(&self.a.p);
         let m = Move::unpack(mv);
         let player = p.nbr[m.to as usize][m.side as usize];
@@ -873,16 +881,121 @@ impl Fess {
             let k = self.order[i].1 as usize;
             let m = self.move_buf[k];
             let from = self.st.boxes[m.box_i as usize];
-            self.st.occupied[from as usize] = false;
-            self.st.occupied[m.to as usize] = true;
-            let r = self.feats.regions(&p, &self.st.occupied);
-            self.st.occupied[m.to as usize] = false;
-            self.st.occupied[from as usize] = true;
+            let r = self.regions_after(&p, regions, from, m.to);
             if r < regions && best.is_none_or(|(br, _)| r < br) {
                 best = Some((r, k));
             }
         }
         best.map_or(usize::MAX, |(_, k)| k)
+    }
+
+    /// The number of player areas after the box on `from` goes to `to`, from the count
+    /// `regions` (with its labels) of the position now: the areas around `from` merge;
+    /// `to` may cut its area in pieces, found by a local look at the squares around it and
+    /// otherwise by a flood.
+    fn regions_after(&mut self, p: &Problem, regions: u16, from: u16, to: u16) -> u16 {
+        if from == to {
+            return regions; // the box came back, the player went round it
+        }
+        let r = self.regions_after_inner(p, regions, from, to);
+        #[cfg(debug_assertions)]
+        {
+            let mut occ = self.st.occupied.clone();
+            occ[from as usize] = false;
+            occ[to as usize] = true;
+            let mut seen = vec![false; p.n];
+            let mut want = 0;
+            for s0 in 0..p.n {
+                if occ[s0] || seen[s0] {
+                    continue;
+                }
+                want += 1;
+                let mut stack = vec![s0 as u16];
+                seen[s0] = true;
+                while let Some(x) = stack.pop() {
+                    for &y in &p.nbr[x as usize] {
+                        if y != NONE && !occ[y as usize] && !seen[y as usize] {
+                            seen[y as usize] = true;
+                            stack.push(y);
+                        }
+                    }
+                }
+            }
+            debug_assert_eq!(r, want, "areas after moving {from} to {to}");
+        }
+        r
+    }
+
+    fn regions_after_inner(&mut self, p: &Problem, regions: u16, from: u16, to: u16) -> u16 {
+        let mut labels = [u32::MAX; 4];
+        let mut k = 0;
+        for &t in &p.nbr[from as usize] {
+            if t != NONE {
+                if let Some(l) = self.feats.area_of(t) {
+                    if !labels[..k].contains(&l) {
+                        labels[k] = l;
+                        k += 1;
+                    }
+                }
+            }
+        }
+        let mut r = regions as i32 + if k == 0 { 1 } else { 1 - k as i32 };
+        // Free after the move: not a box, or `from`; never `to`.
+        let occ = &self.st.occupied;
+        let free = |s: u16| s != NONE && s != to && (s == from || !occ[s as usize]);
+        let nb = p.nbr[to as usize];
+        let sides: Vec<usize> = (0..4).filter(|&d| free(nb[d])).collect();
+        if sides.is_empty() {
+            return (r - 1).max(0) as u16; // `to` was an area of its own
+        }
+        // Sides joined round a free diagonal square are in one piece.
+        let mut piece = [0usize, 1, 2, 3];
+        fn find(piece: &mut [usize; 4], x: usize) -> usize {
+            let mut x = x;
+            while piece[x] != x {
+                x = piece[x];
+            }
+            x
+        }
+        for d in 0..4 {
+            let e = (d + 1) & 3;
+            if free(nb[d]) && free(nb[e]) {
+                let diag = p.step(nb[d], e);
+                if free(diag) {
+                    let (a, b) = (find(&mut piece, d), find(&mut piece, e));
+                    piece[a] = b;
+                }
+            }
+        }
+        let roots: Vec<usize> = {
+            let mut v: Vec<usize> = sides.iter().map(|&d| find(&mut piece, d)).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        if roots.len() > 1 {
+            // Not settled locally: flood from one side and see which others it reaches.
+            self.st.occupied[from as usize] = false;
+            self.st.occupied[to as usize] = true;
+            let mut pieces = 0;
+            let mut done = [false; 4];
+            for i in 0..sides.len() {
+                if done[i] {
+                    continue;
+                }
+                pieces += 1;
+                self.flood.flood(p, &self.st.occupied, nb[sides[i]]);
+                for j in i..sides.len() {
+                    if self.flood.reached(nb[sides[j]]) {
+                        done[j] = true;
+                    }
+                }
+            }
+            self.st.occupied[to as usize] = false;
+            self.st.occupied[from as usize] = true;
+            r += pieces - 1;
+        }
+        r.max(1) as u16
     }
 
     /// The pushes from the root to node `id`.

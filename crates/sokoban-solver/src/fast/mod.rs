@@ -44,12 +44,12 @@ pub struct Strategy {
 /// judges its moves better), and the levels each solves alone overlap only in part.
 pub const STRATEGIES: [Strategy; 2] = [
     Strategy {
-        name: "rules",
+        name: "FESS rules",
         config: Config { alternate_best: true, advisors: true, scored: false },
         share: 5,
     },
     Strategy {
-        name: "scored",
+        name: "FESS scored",
         config: Config { alternate_best: true, advisors: true, scored: true },
         share: 1,
     },

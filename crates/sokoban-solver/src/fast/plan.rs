@@ -278,6 +278,7 @@ fn backward_order(p: &Problem, layout: &Layout, start: &[u16]) -> (Vec<u16>, usi
     let mut relaxed = 0;
     let mut area = vec![false; p.n];
     let mut stack = Vec::with_capacity(p.n);
+    let mut parked: Vec<u16> = Vec::new();
     for _ in 0..ng {
         // The player comes from outside the goal area: the squares it can walk to from
         // the way out, the boxes still on goals in the way.
@@ -297,6 +298,18 @@ fn backward_order(p: &Problem, layout: &Layout, start: &[u16]) -> (Vec<u16>, usi
                 }
             }
         }
+        // Boxes parked earlier leave as soon as they can.
+        parked.retain(|&q| {
+            pull_search(layout, &mut cells, &mut reach, q, None);
+            let out = reach.reached().iter().any(|&node| {
+                let s = layout.compact[node as usize / 4];
+                s != NONE && exit[s as usize]
+            });
+            if out {
+                cells.unblock(grid, layout.pad[q as usize] as usize);
+            }
+            !out
+        });
         let mut pick = None;
         for player_anywhere in [false, true] {
             pick = removable(p, layout, &mut cells, &mut reach, &filled, &exit, |g, d| {
@@ -311,10 +324,19 @@ fn backward_order(p: &Problem, layout: &Layout, start: &[u16]) -> (Vec<u16>, usi
         let j = match pick {
             Some(j) => j,
             None => {
-                // No box can get out even with the player anywhere: take out the one that
-                // gets farthest.
                 relaxed += 1;
-                farthest(p, layout, &mut cells, &mut reach, &filled)
+                // No box can get out: park one off its goal, on the nearest square off the
+                // goals it can be pulled to (it stays there in the way of the others until
+                // it can leave); or, when none can move at all, take out the one that gets
+                // farthest.
+                match park(p, layout, &mut cells, &mut reach, &filled) {
+                    Some((j, q)) => {
+                        cells.block(grid, layout.pad[q as usize] as usize);
+                        parked.push(q);
+                        j
+                    }
+                    None => farthest(p, layout, &mut cells, &mut reach, &filled),
+                }
             }
         };
         filled[j as usize] = false;
@@ -341,7 +363,6 @@ fn removable(
     exit: &[bool],
     side_ok: impl Fn(u16, usize) -> bool,
 ) -> Option<u16> {
-    let grid = &layout.grid;
     let mut best: Option<((u32, u32), u16)> = None;
     for (j, &g) in p.goals.iter().enumerate() {
         if !filled[j] {
@@ -351,10 +372,7 @@ fn removable(
         if sides == 0 {
             continue;
         }
-        let gi = layout.pad[g as usize] as usize;
-        cells.unblock(grid, gi);
-        reach.search_pulls(grid, cells, gi, sides);
-        cells.block(grid, gi);
+        pull_search(layout, cells, reach, g, Some(sides));
         // Pulls to leave the goals, and to reach the way out (which must be possible).
         let (mut leave, mut out) = (u32::MAX, u32::MAX);
         for &node in reach.reached() {
@@ -379,6 +397,36 @@ fn removable(
     best.map(|(_, j)| j)
 }
 
+/// A box to park: of the filled goals, the one whose box can be pulled off the goals in the
+/// fewest pulls (the player anywhere next to it), and the square off the goals it gets to;
+/// `None` when no box can leave the goals at all.
+fn park(
+    p: &Problem,
+    layout: &Layout,
+    cells: &mut Cells,
+    reach: &mut BoxReach,
+    filled: &[bool],
+) -> Option<(u16, u16)> {
+    let mut best: Option<(u32, u16, u16)> = None;
+    for (j, &g) in p.goals.iter().enumerate() {
+        if !filled[j] {
+            continue;
+        }
+        pull_search(layout, cells, reach, g, None);
+        for &node in reach.ends() {
+            let s = layout.compact[node as usize / 4];
+            if s == NONE || p.is_goal[s as usize] {
+                continue;
+            }
+            let k = reach.pushes(node as usize).unwrap_or(u32::MAX);
+            if best.is_none_or(|(b, _, _)| k < b) {
+                best = Some((k, j as u16, s));
+            }
+        }
+    }
+    best.map(|(_, j, s)| (j, s))
+}
+
 /// Of the filled goals, the one whose box reaches the most squares by pulls (the player
 /// anywhere next to it).
 fn farthest(
@@ -388,20 +436,32 @@ fn farthest(
     reach: &mut BoxReach,
     filled: &[bool],
 ) -> u16 {
-    let grid = &layout.grid;
     let mut best: Option<(usize, u16)> = None;
     for (j, &g) in p.goals.iter().enumerate() {
         if !filled[j] {
             continue;
         }
-        let gi = layout.pad[g as usize] as usize;
-        cells.unblock(grid, gi);
-        reach.search_pulls(grid, cells, gi, cells.free_sides(gi));
-        cells.block(grid, gi);
+        pull_search(layout, cells, reach, g, None);
         let squares = reach.reached().len();
         if best.is_none_or(|(sq, _)| squares > sq) {
             best = Some((squares, j as u16));
         }
     }
     best.expect("a filled goal is left").1
+}
+
+/// Pull search of the box on compact square `s` (lifted off for the search and put back),
+/// the player starting on the sides `sides` (`None`: every free side).
+fn pull_search(
+    layout: &Layout,
+    cells: &mut Cells,
+    reach: &mut BoxReach,
+    s: u16,
+    sides: Option<u8>,
+) {
+    let grid = &layout.grid;
+    let i = layout.pad[s as usize] as usize;
+    cells.unblock(grid, i);
+    reach.search_pulls(grid, cells, i, sides.unwrap_or_else(|| cells.free_sides(i)));
+    cells.block(grid, i);
 }
