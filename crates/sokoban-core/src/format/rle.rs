@@ -122,8 +122,11 @@ impl<F> Expander<'_, F> {
                 let group: Vec<T> = self.sequence(Some(pos), depth + 1)?;
                 let extra = group.len().saturating_mul(count.saturating_sub(1));
                 self.charge(extra, pos)?;
-                for _ in 0..count {
-                    out.extend_from_slice(&group);
+                // An empty group creates nothing however large its count: no loop over it.
+                if !group.is_empty() {
+                    for _ in 0..count {
+                        out.extend_from_slice(&group);
+                    }
                 }
             } else {
                 let item = (self.map)(c).ok_or(Problem::BadChar(c, pos))?;
