@@ -1,4 +1,5 @@
-//! `sokoban-fuzz seeds DIR`: write the seed corpus (inputs of the `all` target) to DIR.
+//! `sokoban-fuzz seeds DIR [TARGET]`: write the seed corpus to DIR (inputs of `all`, or of
+//! one target).
 //! `sokoban-fuzz replay DIR`: run every file of DIR through the `all` target (timed).
 //! `sokoban-fuzz run TARGET N [SEED]`: a plain mutation run of N inputs without libFuzzer
 //! (no nightly needed; no coverage guidance): seeds mutated again and again, every input's
@@ -7,13 +8,27 @@
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
-        ["seeds", dir] => {
+        ["seeds", dir, rest @ ..] => {
+            // All seeds (inputs of `all`), or one target's (its number byte dropped).
+            let pick = match rest.first().copied() {
+                None => None,
+                Some("formats") => Some(0),
+                Some("session") => Some(1),
+                Some("solver") => Some(2),
+                Some(other) => panic!("unknown target {other}"),
+            };
             std::fs::create_dir_all(dir).expect("creates the directory");
-            let seeds = sokoban_fuzz::seeds();
-            for (i, s) in seeds.iter().enumerate() {
-                std::fs::write(format!("{dir}/seed-{i:03}"), s).expect("writes a seed");
+            let mut n = 0;
+            for (i, s) in sokoban_fuzz::seeds().iter().enumerate() {
+                let body = match pick {
+                    None => &s[..],
+                    Some(t) if sokoban_fuzz::target_of(s[0]) == t => &s[1..],
+                    Some(_) => continue,
+                };
+                std::fs::write(format!("{dir}/seed-{i:03}"), body).expect("writes a seed");
+                n += 1;
             }
-            println!("{} seeds in {dir}", seeds.len());
+            println!("{n} seeds in {dir}");
         }
         ["replay", dir] => {
             // Every file of DIR through the `all` target, with the time per target.
@@ -50,7 +65,7 @@ fn main() {
             );
         }
         _ => {
-            eprintln!("usage: sokoban-fuzz seeds DIR | sokoban-fuzz run TARGET N [SEED]");
+            eprintln!("usage: sokoban-fuzz seeds DIR [TARGET] | replay DIR | run TARGET N [SEED]");
             std::process::exit(2);
         }
     }
