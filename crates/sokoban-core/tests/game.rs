@@ -1,9 +1,7 @@
 //! Rules engine and history: legal moves, pushes, undo/redo/restart, and a property test
 //! that random legal move sequences undo back to the start.
 
-mod common;
-use common::XorShift;
-
+use proptest::prelude::*;
 use sokoban_core::{Dir, Game, Grid, Level, Move, Tile};
 
 fn level(text: &str) -> Level {
@@ -205,44 +203,49 @@ fn groups_undo_and_redo_as_one() {
     assert_eq!(r.moves(), 5);
 }
 
-#[test]
-fn random_moves_then_undo_all_returns_to_start() {
-    let levels = [
-        level(ROOM),
-        level("########\n#  .   #\n# $$ @ #\n#  .#  #\n# $  . #\n########"),
-        level(
-            "  #####\n###   #\n#.@$  #\n### $.#\n#.##$ #\n# # . ##\n#$ *$$.#\n#   .  #\n########",
-        ),
-    ];
-    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
-    for round in 0..300 {
-        let lvl = &levels[round % levels.len()];
+/// Levels for the random walks.
+const WALK_LEVELS: [&str; 3] = [
+    ROOM,
+    "########\n#  .   #\n# $$ @ #\n#  .#  #\n# $  . #\n########",
+    "  #####\n###   #\n#.@$  #\n### $.#\n#.##$ #\n# # . ##\n#$ *$$.#\n#   .  #\n########",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Random steps (some blocked), with undo + redo now and then: the counters follow, the
+    /// boxes stay on the floor, undoing everything leads back to the start and redoing
+    /// everything back to the end.
+    #[test]
+    fn random_moves_then_undo_all_returns_to_start(
+        which in 0..WALK_LEVELS.len(),
+        steps in prop::collection::vec((0usize..4, prop::bool::weighted(0.1)), 1..200),
+    ) {
+        let lvl = level(WALK_LEVELS[which]);
         let mut g = Game::new(lvl.clone());
-        let n = 1 + (rng.next() % 200) as usize;
         let mut made = 0;
         let mut pushes = 0;
-        for _ in 0..n {
-            let d = Dir::from_index(rng.next() as usize);
-            if let Some(m) = g.step(d) {
+        for &(d, undo) in &steps {
+            if let Some(m) = g.step(Dir::from_index(d)) {
                 made += 1;
                 pushes += m.push as usize;
             }
-            // Occasionally undo and redo in the middle.
-            if rng.next() % 10 == 0 && g.undo() {
-                assert!(g.redo());
+            // Now and then undo and redo in the middle.
+            if undo && g.undo() {
+                prop_assert!(g.redo());
             }
         }
-        assert_eq!(g.moves(), made);
-        assert_eq!(g.pushes(), pushes);
+        prop_assert_eq!(g.moves(), made);
+        prop_assert_eq!(g.pushes(), pushes);
         // Box count never changes; boxes stay on floor.
         let b = &g.level().board;
-        assert_eq!(g.position().box_count(), lvl.box_count());
-        assert!(g.position().box_squares().iter().all(|&s| b.is_floor(s)));
+        prop_assert_eq!(g.position().box_count(), lvl.box_count());
+        prop_assert!(g.position().box_squares().iter().all(|&s| b.is_floor(s)));
         let end = g.position().clone();
         g.undo_all();
-        assert_eq!(g.position(), &lvl.start, "round {round}");
-        assert_eq!((g.moves(), g.pushes()), (0, 0));
+        prop_assert_eq!(g.position(), &lvl.start);
+        prop_assert_eq!((g.moves(), g.pushes()), (0, 0));
         g.redo_all();
-        assert_eq!(g.position(), &end);
+        prop_assert_eq!(g.position(), &end);
     }
 }

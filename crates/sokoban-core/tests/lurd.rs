@@ -1,8 +1,6 @@
 //! LURD solutions: parsing, printing, run-length notation and errors.
 
-mod common;
-use common::XorShift;
-
+use proptest::prelude::*;
 use sokoban_core::format::{detect, parse_input, parse_level, Format, Input};
 use sokoban_core::lurd::{is_lurd, parse_lurd, to_lurd, to_rle_lurd};
 use sokoban_core::{Dir, ErrorKind, Game, Move};
@@ -16,19 +14,13 @@ fn moves(letters: &str) -> Vec<Move> {
 }
 
 /// Random moves with long runs now and then, so counts of several digits occur.
-fn random_moves(rng: &mut XorShift) -> Vec<Move> {
-    let len = rng.below(60);
-    let mut out = Vec::new();
-    while out.len() < len {
-        let m = Move { dir: Dir::from_index(rng.below(4)), push: rng.below(3) == 0 };
-        let run = match rng.below(10) {
-            0 => 1 + rng.below(150),
-            1..=3 => 2 + rng.below(4),
-            _ => 1,
-        };
-        out.extend(std::iter::repeat_n(m, run));
-    }
-    out
+fn moves_strategy() -> impl Strategy<Value = Vec<Move>> {
+    let run = prop_oneof![6 => Just(1usize), 3 => 2usize..6, 1 => 1usize..150];
+    prop::collection::vec((0usize..4, prop::bool::weighted(0.33), run), 0..40).prop_map(|runs| {
+        runs.into_iter()
+            .flat_map(|(d, push, n)| std::iter::repeat_n(Move { dir: Dir::from_index(d), push }, n))
+            .collect()
+    })
 }
 
 #[test]
@@ -73,32 +65,34 @@ fn test_groups() {
     assert_eq!(parse_lurd("x2( l )").err().map(|e| e.kind), Some(ErrorKind::BadSolution));
 }
 
-#[test]
-fn test_random_round_trips() {
-    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
-    for case in 0..500 {
-        let m = random_moves(&mut rng);
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// Plain and run-length LURD read back as the same moves, also wrapped in a group,
+    /// repeated and spread over lines.
+    #[test]
+    fn test_random_round_trips(m in moves_strategy()) {
         let plain = to_lurd(&m);
-        assert_eq!(plain.chars().count(), m.len());
-        assert_eq!(parse_lurd(&plain).unwrap(), m, "case {case}: {plain}");
+        prop_assert_eq!(plain.chars().count(), m.len());
+        prop_assert_eq!(&parse_lurd(&plain).unwrap(), &m, "{}", plain);
         let rle = to_rle_lurd(&m);
-        assert!(rle.len() <= plain.len().max(1), "case {case}: {rle}");
-        assert_eq!(parse_lurd(&rle).unwrap(), m, "case {case}: {rle}");
+        prop_assert!(rle.len() <= plain.len().max(1), "{}", rle);
+        prop_assert_eq!(&parse_lurd(&rle).unwrap(), &m, "{}", rle);
         // No letter is followed by the same letter in run-length output.
         let letters: Vec<char> = rle.chars().filter(|c| c.is_ascii_alphabetic()).collect();
-        assert!(letters.windows(2).all(|w| w[0] != w[1]), "case {case}: {rle}");
+        prop_assert!(letters.windows(2).all(|w| w[0] != w[1]), "{}", rle);
         // Wrapped in a group and repeated, then spread over lines.
         let doubled = format!("2({rle})");
-        assert_eq!(parse_lurd(&doubled).unwrap(), [m.clone(), m.clone()].concat());
+        prop_assert_eq!(parse_lurd(&doubled).unwrap(), [m.clone(), m.clone()].concat());
         let wrapped: String = plain
             .chars()
             .enumerate()
             .flat_map(|(i, c)| if i % 7 == 6 { vec![c, '\n'] } else { vec![c] })
             .collect();
-        assert_eq!(parse_lurd(&wrapped).unwrap(), m);
+        prop_assert_eq!(&parse_lurd(&wrapped).unwrap(), &m);
         if !m.is_empty() {
-            assert_eq!(detect(&rle), Format::Lurd, "case {case}: {rle}");
-            assert!(is_lurd(&wrapped));
+            prop_assert_eq!(detect(&rle), Format::Lurd, "{}", rle);
+            prop_assert!(is_lurd(&wrapped));
         }
     }
 }

@@ -1,9 +1,7 @@
 //! Bad input never crashes: random and mutated inputs go through detection, parsing,
 //! validation and LURD parsing, and every failure is an `Error` with a message.
 
-mod common;
-use common::XorShift;
-
+use proptest::prelude::*;
 use sokoban_core::format::{self, Input};
 use sokoban_core::lurd;
 
@@ -44,29 +42,34 @@ fn exercise(text: &str) {
     let _ = lurd::parse_lurd(text);
 }
 
-#[test]
-fn random_text_never_panics() {
-    let mut rng = XorShift(0xDEAD_BEEF_1234_5678);
-    for _ in 0..3000 {
-        let len = rng.below(120);
-        let bytes: Vec<u8> = (0..len).map(|_| ALPHABET[rng.below(ALPHABET.len())]).collect();
-        exercise(&String::from_utf8_lossy(&bytes));
-    }
+/// One edit of a seed: where (a fraction of its length), what (remove, insert, replace),
+/// and the byte.
+fn edit() -> impl Strategy<Value = (prop::sample::Index, u8, u8)> {
+    (any::<prop::sample::Index>(), 0u8..3, prop::sample::select(ALPHABET))
 }
 
-#[test]
-fn mutated_valid_inputs_never_panic() {
-    let mut rng = XorShift(0x0123_4567_89AB_CDEF);
-    for round in 0..4000 {
-        let mut bytes = SEEDS[round % SEEDS.len()].as_bytes().to_vec();
-        for _ in 0..1 + rng.below(4) {
-            let i = rng.below(bytes.len() + 1);
-            match rng.below(3) {
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn random_text_never_panics(bytes in prop::collection::vec(prop::sample::select(ALPHABET), 0..120)) {
+        exercise(&String::from_utf8_lossy(&bytes));
+    }
+
+    #[test]
+    fn mutated_valid_inputs_never_panic(
+        seed in 0..SEEDS.len(),
+        edits in prop::collection::vec(edit(), 1..5),
+    ) {
+        let mut bytes = SEEDS[seed].as_bytes().to_vec();
+        for (at, kind, b) in edits {
+            let i = at.index(bytes.len() + 1);
+            match kind {
                 0 if i < bytes.len() => {
                     bytes.remove(i);
                 }
-                1 => bytes.insert(i, ALPHABET[rng.below(ALPHABET.len())]),
-                _ if i < bytes.len() => bytes[i] = ALPHABET[rng.below(ALPHABET.len())],
+                1 => bytes.insert(i, b),
+                _ if i < bytes.len() => bytes[i] = b,
                 _ => {}
             }
         }

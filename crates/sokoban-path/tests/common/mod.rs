@@ -136,19 +136,3 @@ pub fn walk_bfs(board: &Board, pos: &Position) -> Vec<Option<u32>> {
     }
     dist
 }
-
-/// Small xorshift64 generator for the property tests.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
