@@ -14,7 +14,11 @@ use tile_puzzle::{
     StdClock, Step,
 };
 
-use crate::{read_input, Args};
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use crate::read_input;
 
 /// One position to solve.
 struct Item {
@@ -100,37 +104,72 @@ fn goal_for(spec: &str, board: &Board) -> Result<Board, String> {
     }
 }
 
-pub fn puzzle(args: &[String]) -> Result<ExitCode, String> {
-    let a = Args::parse(
-        args,
-        &["goal", "size", "heuristic", "timeout"],
-        &["csv", "progress", "no-mirror"],
-    )?;
-    let path = match a.positional.as_slice() {
-        [] => "-",
-        [p] => p.as_str(),
-        _ => return Err(format!("puzzle takes at most one FILE\n{}", crate::USAGE)),
-    };
-    let size = match a.value("size") {
-        Some(s) => Some(
-            tile_puzzle::parse_size(s)
-                .ok_or_else(|| format!("--size: '{s}' is not WxH with sides 2 to 5"))?,
-        ),
-        None => None,
-    };
-    let heuristic = match a.value("heuristic") {
-        Some(h) => HeuristicKind::parse(h)
-            .ok_or_else(|| format!("--heuristic: '{h}' is not auto, pdb, lc or manhattan"))?,
-        None => HeuristicKind::Auto,
-    };
-    let timeout: Option<f64> = match a.value("timeout") {
-        Some(v) => Some(v.parse().map_err(|_| format!("--timeout: '{v}' is not a number"))?),
-        None => None,
-    };
-    let goal_spec = a.value("goal").unwrap_or("blank-last");
-    let csv = a.flag("csv");
-    let show_progress = a.flag("progress");
-    let items = parse_items(&read_input(path)?, size).map_err(|e| format!("{path}: {e}"))?;
+/// Goals and heuristics of `puzzle`, as clap reads them.
+#[derive(Args)]
+#[command(long_about = "\
+Sliding-tile puzzles (2x2 to 5x5), fewest moves. Input: a count, then one position per line \
+(numbers in row-major order, 0 the blank), or a CSV with a 'tiles' column (an 'id' column names \
+the positions; an 'optimal_moves' column is checked: a difference fails the run). Prints each \
+position's fewest moves, or -1 when the goal cannot be reached.")]
+pub struct PuzzleArgs {
+    /// Positions ('-' or nothing for standard input)
+    file: Option<PathBuf>,
+    /// The goal: blank-last (1 2 ... 0), blank-first (0 1 2 ...) or the goal's tiles
+    #[arg(long, value_name = "blank-last|blank-first|TILES", default_value = "blank-last")]
+    goal: String,
+    /// Board size WxH (sides 2 to 5) when the positions are not square
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    size: Option<(usize, usize)>,
+    /// CSV output: 'id,status,moves,nodes,ms,solution' (the blank's moves, U R D L)
+    #[arg(long)]
+    csv: bool,
+    /// Lower bound of the search
+    #[arg(long, value_enum, default_value = "auto")]
+    heuristic: HeuristicArg,
+    /// Time limit per position, in seconds (none by default)
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
+    /// No mirror lookup of the pattern databases across the diagonal
+    #[arg(long)]
+    no_mirror: bool,
+    /// Print the database build and each finished IDA* iteration to standard error
+    #[arg(long)]
+    progress: bool,
+}
+
+/// `--heuristic` values.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum HeuristicArg {
+    /// Pattern databases where there are some for the board, else linear conflicts
+    Auto,
+    /// Additive pattern databases
+    Pdb,
+    /// Manhattan distance plus linear conflicts
+    Lc,
+    /// Manhattan distance
+    Manhattan,
+}
+
+fn parse_size(s: &str) -> Result<(usize, usize), String> {
+    tile_puzzle::parse_size(s).ok_or_else(|| format!("'{s}' is not WxH with sides 2 to 5"))
+}
+
+pub fn puzzle(a: PuzzleArgs) -> Result<ExitCode, String> {
+    let path = a.file.clone().unwrap_or_else(|| PathBuf::from("-"));
+    let size = a.size;
+    let heuristic = HeuristicKind::parse(match a.heuristic {
+        HeuristicArg::Auto => "auto",
+        HeuristicArg::Pdb => "pdb",
+        HeuristicArg::Lc => "lc",
+        HeuristicArg::Manhattan => "manhattan",
+    })
+    .unwrap_or(HeuristicKind::Auto);
+    let timeout = a.timeout;
+    let goal_spec = a.goal.as_str();
+    let csv = a.csv;
+    let show_progress = a.progress;
+    let items =
+        parse_items(&read_input(&path)?, size).map_err(|e| format!("{}: {e}", path.display()))?;
 
     let cache = DbCache::new();
     let clock = StdClock::new();
@@ -141,13 +180,14 @@ pub fn puzzle(args: &[String]) -> Result<ExitCode, String> {
         w(&mut out, "id,status,moves,nodes,ms,solution".into())?;
     }
     let (mut solved, mut mismatches, mut ms_total, mut build_ms) = (0, 0, 0.0, 0.0);
+    let mut unanswered = 0;
     let mut times = Vec::new();
     for item in &items {
         let goal = goal_for(goal_spec, &item.board)?;
         let options = Options {
             time_limit_ms: timeout.map(|s| s * 1000.0),
             heuristic,
-            mirror: !a.flag("no-mirror"),
+            mirror: !a.no_mirror,
             ..Options::default()
         };
         let mut solver = Solver::new(&item.board, &goal, options, &cache)
@@ -211,9 +251,14 @@ pub fn puzzle(args: &[String]) -> Result<ExitCode, String> {
                 "solved"
             }
             Status::Unsolvable => "unsolvable",
-            Status::Limit(Limit::Time) | Status::Cancelled => "limit",
-            Status::Limit(Limit::Nodes) => "limit",
-            Status::Error => "error",
+            Status::Limit(Limit::Time) | Status::Cancelled | Status::Limit(Limit::Nodes) => {
+                unanswered += 1;
+                "limit"
+            }
+            Status::Error => {
+                unanswered += 1;
+                "error"
+            }
         };
         if csv {
             let sol = report.solution.as_ref().map(|s| s.letters()).unwrap_or_default();
@@ -255,5 +300,5 @@ pub fn puzzle(args: &[String]) -> Result<ExitCode, String> {
             }
         );
     }
-    Ok(if mismatches > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if mismatches > 0 || unanswered > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

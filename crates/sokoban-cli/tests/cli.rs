@@ -89,14 +89,15 @@ fn convert_round_trips_through_every_format() {
     }
     let (code, _, err) = sokoban(&["convert", "--to", "nonsense"], Some(xsb));
     assert_eq!(code, 2);
-    assert!(err.contains("unknown format"));
+    assert!(err.contains("invalid value 'nonsense' for '--to <FORMAT>'"), "{err}");
+    assert!(err.contains("possible values: xsb, rle, mf8"), "{err}");
 }
 
 #[test]
 fn solve_prints_csv_and_checks_expected_counts() {
     let p = write_temp("solve.xsb", COLLECTION);
     let (code, out, _) = sokoban(&["solve", p.to_str().unwrap(), "--csv", "--timeout", "5"], None);
-    assert_eq!(code, 0);
+    assert_eq!(code, 1, "level 3 is invalid: {out}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "level,status,pushes,moves,nodes,ms,lurd");
     assert!(lines[1].starts_with("1,solved,2,"), "{}", lines[1]);
