@@ -537,3 +537,26 @@ fn test_empty_inputs() {
     assert_eq!(e.kind, ErrorKind::Empty);
     assert_contains(&e.message, &["no level found"]);
 }
+
+/// Found by the fuzzer (fuzz/regressions/formats/decoration-row-above-the-board): a row
+/// holding only a decoration (a box on a goal outside the level) was written as an XSB line
+/// without a wall, which reads back as a title, so the board lost the row. Such a row is now
+/// joined to a board line with a `|` row break.
+#[test]
+fn test_rows_without_walls_read_back() {
+    for text in [
+        "*2-|3#8#3-#|#.@$2-#|3#-$.#|#.2#$-#|#-#-.-4#|#$-*2$.#|#3-.2-#|8#",
+        "5#|#@$.#|5#|-*",
+        "*|-*|5#|#@$.#|5#",
+    ] {
+        let l = level(text);
+        for written in [
+            to_xsb(&l),
+            to_collection(std::slice::from_ref(&l)),
+            to_sokobanscript_level_url(&l, "https://x.org/"),
+        ] {
+            let back = parse_level(&written).expect(&written);
+            assert_eq!((&back.board, &back.start), (&l.board, &l.start), "{written}");
+        }
+    }
+}

@@ -314,17 +314,26 @@ pub fn parse_level(text: &str) -> Result<Level> {
     first.grid.validate()
 }
 
-/// Text lines of board rows: `floor` for floor and outside squares. An empty row (possible only
-/// between two separate parts of a board) cannot be a line of its own, as a blank line ends a
-/// level, so it is written as a `|` row break at the end of the line before.
+/// Text lines of board rows: `floor` for floor and outside squares. A row without a wall
+/// cannot be a line of its own (a line without `#` is not read as a board line): an empty row
+/// (possible only between two separate parts of a board) or a row of decorations only (boxes
+/// on goals outside the level) is joined to the line before with a `|` row break, or, at the
+/// top, to the line after.
 pub(crate) fn board_lines(rows: &[Vec<Tile>], floor: char) -> Vec<String> {
     let mut lines: Vec<String> = Vec::with_capacity(rows.len());
+    let mut above = String::new();
     for row in rows {
-        if let (true, Some(last)) = (row.is_empty(), lines.last_mut()) {
+        let text: String =
+            row.iter().map(|&t| if t == Tile::Floor { floor } else { t.xsb() }).collect();
+        if text.contains('#') {
+            lines.push(std::mem::take(&mut above) + &text);
+        } else if let Some(last) = lines.last_mut() {
             last.push('|');
-            continue;
+            last.push_str(&text);
+        } else {
+            above.push_str(&text);
+            above.push('|');
         }
-        lines.push(row.iter().map(|&t| if t == Tile::Floor { floor } else { t.xsb() }).collect());
     }
     lines
 }

@@ -1,6 +1,7 @@
 //! `sokoban-fuzz seeds DIR [TARGET]`: write the seed corpus to DIR (inputs of `all`, or of
 //! one target).
-//! `sokoban-fuzz replay DIR`: run every file of DIR through the `all` target (timed).
+//! `sokoban-fuzz replay DIR [TARGET]`: run every file of DIR through `all` or TARGET, timed
+//! (the slowest input of each target, in a release build without instrumentation).
 //! `sokoban-fuzz run TARGET N [SEED]`: a plain mutation run of N inputs without libFuzzer
 //! (no nightly needed; no coverage guidance): seeds mutated again and again, every input's
 //! time checked against a second. TARGET: all, formats, session, solver.
@@ -30,15 +31,26 @@ fn main() {
             }
             println!("{n} seeds in {dir}");
         }
-        ["replay", dir] => {
-            // Every file of DIR through the `all` target, with the time per target.
+        ["replay", dir, rest @ ..] => {
+            // Every file of DIR through `all` (or through TARGET), timed per target.
+            let pick = rest.first().map(|t| match *t {
+                "formats" => 0,
+                "session" => 1,
+                "solver" => 2,
+                other => panic!("unknown target {other}"),
+            });
             let mut per = [(0u32, 0f64, 0f64); 3];
             for e in std::fs::read_dir(dir).expect("reads the directory").flatten() {
                 let data = std::fs::read(e.path()).expect("reads a file");
                 let t = std::time::Instant::now();
-                sokoban_fuzz::all(&data);
+                match pick {
+                    None => sokoban_fuzz::all(&data),
+                    Some(0) => sokoban_fuzz::formats(&data),
+                    Some(1) => sokoban_fuzz::session(&data),
+                    Some(_) => sokoban_fuzz::solver(&data),
+                }
                 let ms = t.elapsed().as_secs_f64() * 1e3;
-                let k = data.first().map_or(0, |&b| sokoban_fuzz::target_of(b));
+                let k = pick.unwrap_or_else(|| data.first().map_or(0, |&b| sokoban_fuzz::target_of(b)));
                 per[k].0 += 1;
                 per[k].1 += ms;
                 per[k].2 = per[k].2.max(ms);
@@ -65,7 +77,7 @@ fn main() {
             );
         }
         _ => {
-            eprintln!("usage: sokoban-fuzz seeds DIR [TARGET] | replay DIR | run TARGET N [SEED]");
+            eprintln!("usage: sokoban-fuzz seeds DIR [TARGET] | replay DIR [TARGET] | run TARGET N [SEED]");
             std::process::exit(2);
         }
     }
