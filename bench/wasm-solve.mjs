@@ -5,6 +5,7 @@
 //   ./build.sh build
 //   node bench/wasm-solve.mjs ../shared/levels/microban-1.xsb --timeout 10 [--levels A-B]
 //   node bench/wasm-solve.mjs FILE --levels 93,99,139 --warmup 99
+//   node bench/wasm-solve.mjs ../shared/levels/xsokoban-90.xsb --mode fast --timeout 60
 //
 // --levels takes a range A-B or a comma list; --warmup N solves level N first, unreported,
 // so that V8 has compiled the solver with its optimizing tier before the timed levels (the
@@ -24,11 +25,14 @@ const opt = (name, dflt) => {
 };
 const file = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
 if (!file) {
-  console.error('usage: node bench/wasm-solve.mjs FILE [--timeout S] [--levels A-B|A,B,...] [--memory MIB] [--warmup N]');
+  console.error('usage: node bench/wasm-solve.mjs FILE [--mode optimal|fast] [--timeout S] [--levels A-B|A,B,...] [--memory MIB] [--warmup N]');
   process.exit(2);
 }
 const timeoutMs = Number(opt('timeout', '10')) * 1000;
-const tableMiB = Number(opt('memory', '256'));
+const mode = opt('mode', 'optimal');
+// The CLI's defaults: a 256 MiB table for the optimal search, 1024 MiB for the fast one.
+const memoryMiB = Number(opt('memory', mode === 'fast' ? '1024' : '256'));
+const memory = mode === 'fast' ? { memoryMiB } : { tableMiB: memoryMiB };
 const spec = opt('levels', '1-999999');
 const [lo, hi] = spec.split('-').map(Number);
 const wanted = spec.includes(',') ? new Set(spec.split(',').map(Number)) : null;
@@ -37,7 +41,7 @@ const inRange = (n) => (wanted ? wanted.has(n) : n >= lo && n <= (hi || lo));
 // Solve a level to the end; returns the session (the caller frees it) and the last message.
 const solveLevel = (xsb) => {
   const s = new Session(xsb);
-  const task = new SolverTask(xsb, s.player(), s.boxSquares(), { timeLimitMs: timeoutMs, tableMiB });
+  const task = new SolverTask(xsb, s.player(), s.boxSquares(), { timeLimitMs: timeoutMs, mode, ...memory });
   let m;
   do {
     m = task.step(1000);

@@ -221,6 +221,22 @@ impl MoveGen {
         }
     }
 
+    /// [`MoveGen::generate`] (pushes) for the boxes standing where `only` is true.
+    pub fn generate_only(
+        &mut self,
+        p: &Problem,
+        layout: &Layout,
+        st: &mut State,
+        only: &[bool],
+        out: &mut Vec<Move>,
+    ) {
+        for i in 0..st.boxes.len() {
+            if only[st.boxes[i] as usize] {
+                self.box_moves(p, layout, st, i, false, out);
+            }
+        }
+    }
+
     /// Lift box `i` off and run the box search from the sides the player reaches; `false`
     /// when no first push (pull) is possible, without a search.
     fn search(

@@ -91,6 +91,24 @@ impl DeadTests {
         false
     }
 
+    /// The boxes to move when the position in `st` (flooded) has a PI-corral: the barrier
+    /// boxes of the one with the fewest pushes into it, marked in `out` (cleared first, one
+    /// flag per square); false when there is none. Some solution, if any, starts with a push
+    /// into that corral (see [`crate::corral`]), so only those boxes' moves need searching.
+    pub fn corral_boxes(&mut self, p: &Problem, st: &State, out: &mut [bool]) -> bool {
+        let (marks, stamp) = st.flood.marks();
+        let verdict =
+            self.corrals.analyse(p, &st.box_at, marks, stamp, NONE, &mut self.corral_pushes);
+        out.fill(false);
+        if verdict != Verdict::Only {
+            return false;
+        }
+        for &(b, _) in &self.corral_pushes {
+            out[b as usize] = true;
+        }
+        true
+    }
+
     /// Every box can be matched to its own goal, each reachable by pushes from the side the
     /// player can get to (Kuhn's augmenting paths over the reachable pairs).
     fn matchable(&mut self, p: &Problem, st: &State) -> bool {

@@ -61,11 +61,15 @@ pub struct Config {
     /// other moves go by how much nearer a goal they bring their box, and positions are
     /// filed by their own features; far cheaper per position.
     pub scored: bool,
+    /// Festival's corral rule in move generation: when a position has a PI-corral, only
+    /// its barrier boxes move (some solution, if any, starts with a push into it). Fewer
+    /// children per position, but each costs a corral analysis.
+    pub corral_moves: bool,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { alternate_best: true, advisors: true, scored: false }
+        Config { alternate_best: true, advisors: true, scored: false, corral_moves: false }
     }
 }
 
@@ -128,6 +132,8 @@ pub struct FessStats {
     pub refills: u64,
     /// Children scored (scored strategy).
     pub scored: u64,
+    /// Positions whose moves a PI-corral restricted.
+    pub corral_nodes: u64,
 }
 
 /// What [`Fess::run`] stopped for.
@@ -213,6 +219,8 @@ pub struct Fess {
     full: bool,
     // Scratch.
     move_buf: Vec<Move>,
+    /// Squares of the boxes a PI-corral restricts the moves to.
+    corral_only: Vec<bool>,
     flood: AreaFlood,
     order_moves: Vec<u32>,
     order_keys: Vec<u32>,
@@ -268,6 +276,7 @@ impl Fess {
             memory_limit,
             full: false,
             move_buf: Vec::new(),
+            corral_only: vec![false; p.n],
             flood: AreaFlood::new(p.n),
             order_moves: Vec::new(),
             order_keys: Vec::new(),
@@ -650,6 +659,26 @@ impl Fess {
         self.stats.refills += 1;
     }
 
+    /// The macro moves of the position in the state into `move_buf`: with a PI-corral, only
+    /// its barrier boxes' when the strategy uses the corral rule ([`Config::corral_moves`]).
+    fn generate_moves(&mut self) {
+        let a = Arc::clone(&self.a);
+        let p = &a.p;
+        self.move_buf.clear();
+        if self.config.corral_moves && self.dead.corral_boxes(p, &self.st, &mut self.corral_only) {
+            self.stats.corral_nodes += 1;
+            self.gen.generate_only(
+                p,
+                &a.layout,
+                &mut self.st,
+                &self.corral_only,
+                &mut self.move_buf,
+            );
+        } else {
+            self.gen.generate(p, &a.layout, &mut self.st, false, &mut self.move_buf);
+        }
+    }
+
     /// The scored strategy's moves of the position in the state, in the order they are
     /// tried, into `order_moves` (with their children's order keys in `order_keys`), the
     /// children seen before left out; returns the position's own score and how many moves
@@ -658,8 +687,7 @@ impl Fess {
         let a = Arc::clone(&self.a);
         let p = &a.p;
         let own = self.scorer.score_base(&a, &self.st);
-        self.move_buf.clear();
-        self.gen.generate(p, &a.layout, &mut self.st, false, &mut self.move_buf);
+        self.generate_moves();
         self.cands.clear();
         for k in 0..self.move_buf.len() {
             let m = self.move_buf[k];
@@ -709,8 +737,7 @@ impl Fess {
         let a = Arc::clone(&self.a);
         let p = &a.p;
         let f = self.feats.features(p, &a.plan, &a.rooms, &self.st.boxes, &self.st.occupied);
-        self.move_buf.clear();
-        self.gen.generate(p, &a.layout, &mut self.st, false, &mut self.move_buf);
+        self.generate_moves();
         let n_moves = self.move_buf.len();
         // Advisors: indices into move_buf.
         let mut advised = [usize::MAX; ADVISORS];

@@ -45,12 +45,12 @@ pub struct Strategy {
 pub const STRATEGIES: [Strategy; 2] = [
     Strategy {
         name: "FESS rules",
-        config: Config { alternate_best: true, advisors: true, scored: false },
+        config: Config { alternate_best: true, advisors: true, scored: false, corral_moves: false },
         share: 5,
     },
     Strategy {
         name: "FESS scored",
-        config: Config { alternate_best: true, advisors: true, scored: true },
+        config: Config { alternate_best: true, advisors: true, scored: true, corral_moves: true },
         share: 1,
     },
 ];
@@ -140,6 +140,7 @@ impl FastSearch {
                 "noadv" => strategies.iter_mut().for_each(|s| s.config.advisors = false),
                 "rules" => strategies.retain(|s| !s.config.scored),
                 "scored" => strategies.retain(|s| s.config.scored),
+                "nocorral" => strategies.iter_mut().for_each(|s| s.config.corral_moves = false),
                 _ => {}
             }
         }
