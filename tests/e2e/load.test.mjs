@@ -87,12 +87,12 @@ test('a pasted collection shows its levels, marks the invalid one, and Next/Prev
   assert.match(await page.textContent('#level-title'), /Small Step.*Test Garden/);
   assert.deepEqual([(await boardGeometry(page)).cols, (await boardGeometry(page)).rows], [5, 3]);
 
-  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Next', exact: true }).click();
   assert.match(await page.textContent('#level-title'), /Two Boxes/);
   // Next skips the invalid level.
-  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Next', exact: true }).click();
   assert.match(await page.textContent('#level-title'), /Last One/);
-  assert.equal(await page.getByRole('button', { name: 'Next' }).isDisabled(), true);
+  assert.equal(await page.getByRole('button', { name: 'Next', exact: true }).isDisabled(), true);
   await page.getByRole('button', { name: 'Previous' }).click();
   assert.match(await page.textContent('#level-title'), /Two Boxes/);
   // Clicking the invalid level says what is wrong and keeps the board.
@@ -113,7 +113,7 @@ test('opening a collection file with the file picker shows the list; Next works'
   await waitStatus(page, /collection of 4 levels/);
   assert.equal(await page.locator('#level-list li').count(), 4);
   assert.equal((await boardGeometry(page)).cols, 5);
-  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Next', exact: true }).click();
   assert.match(await page.textContent('#level-title'), /Two Boxes/);
   const g = await boardGeometry(page);
   assert.deepEqual([g.cols, g.rows], [7, 4]);

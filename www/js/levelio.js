@@ -1,6 +1,8 @@
 // levelio.js — getting text in and out of the page: which URL parameters name a level,
-// reading dropped or picked files, the clipboard (with a fallback), and localStorage
-// (the current level, the open collection, and the move history of each level played).
+// reading dropped or picked files and offering downloads, the clipboard (with a
+// fallback), and localStorage (the current level, the open collection, and the move
+// history of each level played; solved levels, best solutions and snapshots are in
+// progress.js).
 // Parsing itself is the wasm `parse`; this module only moves text around.
 
 const KEY_CURRENT = 'sokoban.current';
@@ -69,6 +71,38 @@ export function saveProgress(xsb, line, redo, solved = false) {
     for (const k of keys.slice(0, keys.length - MAX_PROGRESS)) delete progress[k];
   }
   store(KEY_PROGRESS, progress);
+}
+
+/** Every saved move history {xsb: {line, redo, solved}} (for an export). */
+export function allHistory() {
+  progress ??= load(KEY_PROGRESS) || {};
+  return Object.fromEntries(Object.entries(progress).map(([x, h]) => [x, { line: h.line, redo: h.redo, solved: !!h.solved }]));
+}
+
+/** Add imported histories of levels that have none here (a history here is kept). */
+export function mergeHistory(map) {
+  progress ??= load(KEY_PROGRESS) || {};
+  const t = Date.now();
+  let added = 0;
+  for (const [xsb, h] of Object.entries(map)) {
+    if (progress[xsb]) continue;
+    progress[xsb] = { line: h.line, redo: h.redo, solved: h.solved, t };
+    added++;
+  }
+  if (added) store(KEY_PROGRESS, progress);
+  return added;
+}
+
+/** Offer text as a file to save (a download). */
+export function downloadText(name, text, type = 'application/json') {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
 /**

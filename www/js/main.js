@@ -2,9 +2,11 @@
 // the page never decides what is legal), redraws the board and counters after each
 // change, saves progress, and connects the modules: board.js (drawing), input.js
 // (keys, mouse, touch), levelio.js (files, links, clipboard, storage), replay.js
-// (animated moves), level-list.js (a collection's levels), solver-client.js +
-// solver-panel.js (the worker and its read-out); puzzle.js is the sliding-tile mode.
-import init, { parse, rleLurd, Session } from '../pkg/sokoban_wasm.js';
+// (animated moves), level-list.js (a collection's levels), progress.js +
+// progress-panel.js (solved levels, best solutions, snapshots, export / import),
+// solver-client.js + solver-panel.js (the worker and its read-out); puzzle.js is the
+// sliding-tile mode.
+import init, { checkSolution, levelKey, parse, rleLurd, Session } from '../pkg/sokoban_wasm.js';
 import { Board } from './board.js';
 import { attachInput, isFormField } from './input.js';
 import * as io from './levelio.js';
@@ -14,6 +16,8 @@ import { SolverPanel, endText, fmtCount, fmtTime } from './solver-panel.js';
 import { BUILTIN } from './levels.js';
 import { levelTitle, plural, renderLevelList } from './level-list.js';
 import { initPuzzle } from './puzzle.js';
+import * as progress from './progress.js';
+import { renderProgress, scoreText } from './progress-panel.js';
 
 const $ = (id) => document.getElementById(id);
 const SPEEDS = [1, 2, 4, 8, 15, 30, 60, 120]; // replay moves per second
@@ -31,7 +35,7 @@ const state = {
   facing: 2,
   dead: new Map(),
   wasSolved: false,
-  solved: new Set(), // levels (XSB) solved at some point
+  key: '', // the level's key (progress.js keeps what was achieved under it)
   plan: null, // the last solution found, for Hint (see keepSolution)
   offer: null, // the solution the panel's Replay button plays (see offer)
 };
@@ -88,9 +92,14 @@ function render() {
     const text = `Solved in ${v.moves} moves, ${v.pushes} pushes`;
     banner.textContent = `✓ ${text}`;
     if (!state.wasSolved) {
-      status(`${text}!${nextValid(1) >= 0 ? ' Press Next for the next level.' : ''}`, 'ok');
-      state.solved.add(s.levelXsb());
+      const r = progress.recordSolution(state.key, s.levelXsb(), state.title, { lurd: s.historyLurd(), moves: v.moves, pushes: v.pushes });
+      const best = !r.first && (r.bestMoves || r.bestPushes)
+        ? ` A new best (fewest ${r.bestMoves && r.bestPushes ? 'moves and pushes' : r.bestMoves ? 'moves' : 'pushes'})!` : '';
+      const next = nextUnsolved() >= 0 ? ' Press Next unsolved for the next level to solve.' : '';
+      const lost = r.saved ? '' : ' (This browser would not save it: its storage is full or disabled.)';
+      status(`${text}!${best}${next}${lost}`, r.saved ? 'ok' : 'error');
       renderCollection();
+      showProgress();
     }
   }
   state.wasSolved = v.solved;
@@ -113,7 +122,7 @@ function save() {
   const s = state.session;
   const xsb = s.levelXsb();
   io.saveCurrent({ xsb, title: state.title, index: state.collection ? state.collection.index : -1 });
-  io.saveProgress(xsb, s.historyLurd(), s.redoLurd(), state.solved.has(xsb));
+  io.saveProgress(xsb, s.historyLurd(), s.redoLurd(), progress.isSolved(state.key));
 }
 
 // ---------------------------------------------------------------- levels
@@ -128,9 +137,10 @@ function openLevel(xsb, title) {
   } catch {
     session = new Session(xsb); // saved history that no longer fits: start fresh
   }
-  if (saved?.solved) state.solved.add(xsb);
   state.session?.free();
   state.session = session;
+  state.key = session.levelKey();
+  if (saved?.solved) progress.markSolved(state.key, session.levelXsb()); // saved before solutions were
   state.title = title || '';
   state.facing = 2;
   state.wasSolved = true; // do not announce a level that was left solved
@@ -141,6 +151,7 @@ function openLevel(xsb, title) {
   document.title = `${state.title || 'Sokoban'} · Sokoban`;
   render();
   renderCollection();
+  showProgress();
 }
 
 /** On a narrow (phone) page the board is as tall as the level needs, not more. */
@@ -218,6 +229,31 @@ function goToLevel(i) {
   status(`Level ${l.number}: ${levelTitle(l)}.`);
 }
 
+/** A collection level's key (computed once; older saved collections have none). */
+function keyOf(l) {
+  if (l.key === undefined) {
+    try {
+      l.key = levelKey(l.xsb);
+    } catch {
+      l.key = null;
+    }
+  }
+  return l.key;
+}
+
+/** Index of the next playable level of the collection not solved yet (wrapping round), or -1. */
+function nextUnsolved() {
+  const col = state.collection;
+  if (!col) return -1;
+  const n = col.levels.length;
+  for (let k = 1; k < n; k++) {
+    const i = (col.index + k) % n;
+    const l = col.levels[i];
+    if (!l.error && !progress.isSolved(keyOf(l))) return i;
+  }
+  return -1;
+}
+
 /** Index of the next (+1) or previous (-1) playable level of the collection, or -1. */
 function nextValid(dir) {
   const col = state.collection;
@@ -230,12 +266,145 @@ function renderCollection() {
   const col = state.collection;
   $('prev').disabled = nextValid(-1) < 0;
   $('next').disabled = nextValid(1) < 0;
+  $('next-unsolved').disabled = nextUnsolved() < 0;
   $('level-pos').textContent = col ? `${col.index + 1} / ${col.levels.length}` : 'single level';
   renderLevelList($('level-list'), col, {
     pick: goToLevel,
-    isSolved: (l) => state.solved.has(l.xsb) || !!io.loadProgress(l.xsb)?.solved,
+    isSolved: (l) => progress.isSolved(keyOf(l)),
+    best: (l) => {
+      const r = progress.record(keyOf(l));
+      if (!r?.bestMoves) return '';
+      const m = r.bestMoves, p = r.bestPushes;
+      return m === p || m.lurd === p.lurd ? `${m.moves}/${m.pushes}` : `${m.moves}/${m.pushes} · ${p.moves}/${p.pushes}`;
+    },
   });
 }
+
+// ---------------------------------------------------------------- progress
+
+/** Redraw the Progress card for the level on the board. */
+function showProgress() {
+  renderProgress(progress.record(state.key), {
+    replayBest: (kind) => {
+      const b = bestOf(kind);
+      if (b) replayFromStart(b.lurd, `your best solution (fewest ${kind})`);
+    },
+    copyBest: (kind) => {
+      const b = bestOf(kind);
+      if (b) share($('rle').checked ? rleLurd(b.lurd) : b.lurd, `best solution (fewest ${kind}, ${scoreText(b)})`);
+    },
+    restore: restoreSnapshot,
+    remove: (snap) => {
+      const ok = progress.deleteSnapshot(state.key, snap.name);
+      status(ok ? `Deleted the snapshot “${snap.name}”.` : 'This browser would not save the change: its storage is full or disabled.', ok ? '' : 'error');
+      showProgress();
+    },
+  });
+}
+
+const bestOf = (kind) => progress.record(state.key)?.[kind === 'moves' ? 'bestMoves' : 'bestPushes'];
+
+/** Moves checked from the level's start (with their push flags); throws when they do not fit. */
+function checkFromStart(lurd) {
+  const fresh = new Session(state.session.levelXsb());
+  try {
+    return fresh.checkLurd(lurd);
+  } finally {
+    fresh.free();
+  }
+}
+
+/** Replay a solution from the level's start: a restart first (undo brings the moves back). */
+function replayFromStart(lurd, what) {
+  interrupt();
+  const s = state.session;
+  let moves;
+  try {
+    moves = checkFromStart(lurd);
+  } catch (e) {
+    status(`That solution does not replay on this level: ${e.message}`, 'error');
+    return;
+  }
+  if (state.view.moves > 0) s.restart();
+  render();
+  startReplay(moves, what);
+}
+
+function saveSnapshot() {
+  interrupt();
+  const s = state.session;
+  const name = $('snap-name').value.trim() || progress.freeName(state.key);
+  const r = progress.saveSnapshot(state.key, s.levelXsb(), state.title, name, { line: s.historyLurd(), moves: state.view.moves, pushes: state.view.pushes });
+  if (!r.saved) status('This browser would not save the snapshot: its storage is full or disabled.', 'error');
+  else status(`${r.replaced ? 'Replaced' : 'Saved'} the snapshot “${name}” (${scoreText(state.view)}).`, 'ok');
+  $('snap-name').value = '';
+  showProgress();
+}
+
+/** Put a snapshot's position on the board: a restart and its moves, so undo goes back. */
+function restoreSnapshot(snap) {
+  interrupt();
+  const s = state.session;
+  try {
+    checkFromStart(snap.line);
+  } catch (e) {
+    status(`The snapshot “${snap.name}” does not fit this level: ${e.message}`, 'error');
+    return;
+  }
+  const undos = (state.view.moves > 0 && s.restart() ? 1 : 0) + (snap.line ? 1 : 0);
+  if (snap.line) s.playLurd(snap.line);
+  render();
+  const back = undos === 2 ? ' Undo twice to go back to where you were.' : undos === 1 ? ' Undo goes back to where you were.' : '';
+  status(`Restored the snapshot “${snap.name}” (${scoreText(state.view)}).${back}`, 'ok');
+}
+
+function exportProgress() {
+  const text = progress.exportText(io.allHistory());
+  const day = new Date().toISOString().slice(0, 10);
+  io.downloadText(`sokoban-progress-${day}.json`, text);
+  status('Exported your progress as a JSON file: import it in another browser to carry on there.', 'ok');
+}
+
+async function importProgress(file) {
+  let text;
+  try {
+    text = await io.readFile(file);
+  } catch (e) {
+    status(`Could not read ${file.name}: ${e.message}`, 'error');
+    return;
+  }
+  let r;
+  try {
+    r = progress.importText(text);
+  } catch (e) {
+    status(`Nothing was imported from ${file.name}. ${e.message}`, 'error');
+    return;
+  }
+  if (!r.count.saved) {
+    status(`Nothing was imported from ${file.name}: this browser would not save it (storage full or disabled).`, 'error');
+    return;
+  }
+  const histories = io.mergeHistory(r.content.history);
+  const c = r.count;
+  status(`Imported ${file.name}: ${plural(c.levels, 'level', 'levels')} (${c.solved} solved, ${c.newSolved} new here), ${plural(c.snapshots, 'snapshot', 'snapshots')}, ${plural(histories, 'move history', 'move histories')}.`, 'ok');
+  renderCollection();
+  showProgress();
+}
+
+/** The wasm checks progress.js runs on an imported file. */
+const progressChecks = {
+  levelKey,
+  checkSolution,
+  checkHistory(xsb, line, redo) {
+    const s = Session.restore(xsb, line, redo);
+    try {
+      const v = s.view();
+      return { line: s.historyLurd(), moves: v.moves, pushes: v.pushes };
+    } finally {
+      s.free();
+    }
+  },
+};
 
 // ---------------------------------------------------------------- playing
 
@@ -761,6 +930,22 @@ function wireUi() {
   on('restart', () => actions.restart());
   on('prev', () => goToLevel(nextValid(-1)));
   on('next', () => goToLevel(nextValid(1)));
+  on('next-unsolved', () => {
+    const i = nextUnsolved();
+    if (i < 0) status('Every level of this collection is solved.', 'ok');
+    else goToLevel(i);
+  });
+  on('snap-save', saveSnapshot);
+  $('snap-name').addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') saveSnapshot();
+  });
+  on('export-progress', exportProgress);
+  on('import-progress', () => $('import-file').click());
+  $('import-file').addEventListener('change', (e) => {
+    const file = e.target.files[0];
+    e.target.value = '';
+    if (file) importProgress(file);
+  });
   on('load', () => loadText($('level-text').value, 'level text'));
   on('open-file', () => $('file-input').click());
   $('file-input').addEventListener('change', async (e) => {
@@ -904,6 +1089,7 @@ function openSavedOrBuiltIn() {
 
 async function main() {
   await init();
+  progress.setChecks(progressChecks);
   board = new Board($('board'));
   panel = new SolverPanel({
     state: $('s-state'),

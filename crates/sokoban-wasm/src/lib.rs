@@ -41,6 +41,9 @@ struct LevelInfo {
     title: Option<String>,
     /// Canonical XSB of the level when valid.
     xsb: Option<String>,
+    /// The level's key (hash of its normalized form) when valid: the same level in any
+    /// format has the same key.
+    key: Option<String>,
     /// What is wrong with the level, when invalid.
     error: Option<String>,
     width: usize,
@@ -83,6 +86,7 @@ pub fn parse(text: &str) -> Result<JsValue, JsValue> {
                         number: e.number,
                         title: e.title.clone(),
                         xsb: Some(format::to_xsb(&l)),
+                        key: Some(sokoban_core::level_key(&l)),
                         error: None,
                         width: l.board.width(),
                         height: l.board.height(),
@@ -92,6 +96,7 @@ pub fn parse(text: &str) -> Result<JsValue, JsValue> {
                         number: e.number,
                         title: e.title.clone(),
                         xsb: None,
+                        key: None,
                         error: Some(err.message),
                         width: e.grid.width(),
                         height: e.grid.rows.len(),
@@ -108,6 +113,59 @@ pub fn parse(text: &str) -> Result<JsValue, JsValue> {
             }))
         }
     }
+}
+
+/// The key of a level given in any level format (the first level of a collection): 32 hex
+/// digits, the same for every way of writing the level. Throws when it is not a valid level.
+#[wasm_bindgen(js_name = levelKey)]
+pub fn level_key(text: &str) -> Result<String, JsValue> {
+    let level = format::parse_level(text).map_err(|e| js_error(e.message))?;
+    Ok(sokoban_core::level_key(&level))
+}
+
+#[derive(Serialize)]
+struct Checked {
+    key: String,
+    lurd: String,
+    moves: usize,
+    pushes: usize,
+}
+
+/// Check that a LURD move list (plain or run-length) solves a level from its start.
+/// Returns `{key, lurd, moves, pushes}` (the level's key, the moves with their push flags
+/// as played); throws a message when the level or the moves are bad, when a move is
+/// blocked, or when the moves end before the level is solved.
+#[wasm_bindgen(js_name = checkSolution)]
+pub fn check_solution(level: &str, moves: &str) -> Result<JsValue, JsValue> {
+    let level = format::parse_level(level).map_err(|e| js_error(e.message))?;
+    let key = sokoban_core::level_key(&level);
+    let list = lurd::parse_lurd(moves).map_err(|e| js_error(e.message))?;
+    let mut game = Game::new(level);
+    for (i, m) in list.iter().enumerate() {
+        if game.is_solved() {
+            return Err(js_error(format!("the level is solved after {i} moves, before the end")));
+        }
+        if game.step(m.dir).is_none() {
+            return Err(js_error(format!(
+                "move {} ('{}') is blocked: a wall or two boxes in a row",
+                i + 1,
+                m.lurd()
+            )));
+        }
+    }
+    if !game.is_solved() {
+        return Err(js_error(format!(
+            "the moves end with {} of {} boxes on goals: not a solution",
+            game.boxes_on_goals(),
+            game.level().box_count()
+        )));
+    }
+    Ok(to_js(&Checked {
+        key,
+        lurd: letters(game.line()),
+        moves: game.moves(),
+        pushes: game.pushes(),
+    }))
 }
 
 /// Parse a LURD solution (plain or run-length) to plain LURD; throws on a malformed one.
@@ -384,6 +442,12 @@ impl Session {
     #[wasm_bindgen(js_name = levelXsb)]
     pub fn level_xsb(&self) -> String {
         format::to_xsb(self.level())
+    }
+
+    /// The level's key (see [`level_key`]).
+    #[wasm_bindgen(js_name = levelKey)]
+    pub fn level_key(&self) -> String {
+        sokoban_core::level_key(self.level())
     }
 
     /// The current position as XSB.

@@ -319,3 +319,28 @@ fn box_path_query_on_80x50_is_fast() {
     );
     assert!(median < 5.0, "median {median} ms");
 }
+
+#[wasm_bindgen_test]
+fn level_keys_and_solution_checks() {
+    let key = sokoban_wasm::level_key(ROOM).expect("key");
+    assert_eq!(key.len(), 32);
+    // The same level as a SokoPlayer link and with a margin has the same key.
+    let s = Session::new(ROOM).unwrap();
+    assert_eq!(sokoban_wasm::level_key(&s.share_url("https://x.org/")).unwrap(), key);
+    assert_eq!(sokoban_wasm::level_key(&format!("\n  {}", ROOM.replace('\n', "\n  "))).unwrap(), key);
+    assert_eq!(s.level_key(), key);
+    let p = parse(ROOM).unwrap();
+    let l = js_sys::Array::from(&get(&p, "levels")).get(0);
+    assert_eq!(get(&l, "key").as_string().unwrap(), key);
+
+    let ok = sokoban_wasm::check_solution(ROOM, "ullddrrurrulll").expect("a solution");
+    assert_eq!(get(&ok, "key").as_string().unwrap(), key);
+    assert_eq!(get(&ok, "lurd").as_string().unwrap(), "ullddrRurruLLL");
+    assert_eq!(get(&ok, "moves").as_f64(), Some(14.0));
+    assert_eq!(get(&ok, "pushes").as_f64(), Some(4.0));
+    let msg = |e: JsValue| js_sys::Error::from(e).message().as_string().unwrap();
+    assert!(msg(sokoban_wasm::check_solution(ROOM, "ullddrR").unwrap_err()).contains("not a solution"));
+    assert!(msg(sokoban_wasm::check_solution(ROOM, "rrrr").unwrap_err()).contains("blocked"));
+    assert!(msg(sokoban_wasm::check_solution(ROOM, "ullddrRurruLLLr").unwrap_err()).contains("before the end"));
+    assert!(sokoban_wasm::check_solution("#@#", "u").is_err());
+}

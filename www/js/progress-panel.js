@@ -1,0 +1,65 @@
+// progress-panel.js — the Progress card: whether the level on the board was solved, its
+// best solutions (fewest moves, fewest pushes) with Replay and Copy, and its snapshots
+// with Restore and Delete. Pure DOM; main.js says what to show and what the buttons do.
+
+import { plural } from './level-list.js';
+
+const $ = (id) => document.getElementById(id);
+
+export const scoreText = (b) => `${plural(b.moves, 'move', 'moves')}, ${plural(b.pushes, 'push', 'pushes')}`;
+
+function button(text, title, onClick) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = text;
+  if (title) b.title = title;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+function row(label, ...buttons) {
+  const li = document.createElement('li');
+  const what = document.createElement('span');
+  what.className = 'what';
+  what.textContent = label;
+  li.append(what, ...buttons);
+  return li;
+}
+
+/**
+ * Show a level's record (from progress.js; null when nothing is saved). `h` has
+ * replayBest(kind), copyBest(kind) with kind 'moves' | 'pushes', restore(snapshot),
+ * remove(snapshot).
+ */
+export function renderProgress(record, h) {
+  const state = $('pg-state');
+  const best = $('pg-best');
+  const solved = !!record?.solved;
+  state.dataset.kind = solved ? 'ok' : '';
+  state.textContent = !solved ? 'Not solved yet.'
+    : record.bestMoves ? '✓ Solved. Your best solutions:' : '✓ Solved (no solution was kept).';
+  const rows = [];
+  const bm = record?.bestMoves, bp = record?.bestPushes;
+  const same = bm && bp && bm.lurd === bp.lurd;
+  if (bm) {
+    const label = same ? `Fewest moves and pushes: ${scoreText(bm)}` : `Fewest moves: ${scoreText(bm)}`;
+    rows.push(row(label,
+      button('Replay', 'Replay this solution from the start', () => h.replayBest('moves')),
+      button('Copy', 'Copy this solution (LURD)', () => h.copyBest('moves'))));
+  }
+  if (bp && !same) {
+    rows.push(row(`Fewest pushes: ${scoreText(bp)}`,
+      button('Replay', 'Replay this solution from the start', () => h.replayBest('pushes')),
+      button('Copy', 'Copy this solution (LURD)', () => h.copyBest('pushes'))));
+  }
+  best.replaceChildren(...rows);
+
+  const snaps = record?.snapshots ?? [];
+  $('snap-list').replaceChildren(...snaps.map((s) => {
+    const li = row(`${s.name} — ${scoreText(s)}`,
+      button('Restore', 'Put this position on the board (undo takes you back)', () => h.restore(s)),
+      button('Delete', 'Delete this snapshot', () => h.remove(s)));
+    li.dataset.name = s.name;
+    return li;
+  }));
+}
