@@ -32,7 +32,7 @@ pub(crate) enum Problem {
     Unclosed(usize),
     /// A count at the end of the text or of a group, with nothing to repeat.
     DanglingCount(usize),
-    /// A count that does not fit in a `usize`.
+    /// A count that does not fit in 64 bits.
     CountTooLarge(usize),
     /// The counts create more items than the budget allows.
     TooLong(usize),
@@ -63,11 +63,13 @@ struct Expander<'a, F> {
 }
 
 impl<F> Expander<'_, F> {
-    fn charge(&mut self, extra: usize, pos: usize) -> std::result::Result<(), Problem> {
-        if extra > *self.budget {
+    /// Take `extra` items from the budget. Counts are 64-bit on every platform (a count of
+    /// 10^12 is "too many", not "too large", in wasm32 too), so the charge is in `u64`.
+    fn charge(&mut self, extra: u64, pos: usize) -> std::result::Result<(), Problem> {
+        let Some(left) = (*self.budget as u64).checked_sub(extra) else {
             return Err(Problem::TooLong(pos));
-        }
-        *self.budget -= extra;
+        };
+        *self.budget = left as usize;
         Ok(())
     }
 
@@ -98,13 +100,13 @@ impl<F> Expander<'_, F> {
                     None => Err(Problem::UnexpectedClose(pos)),
                 };
             }
-            let mut count = 1usize;
+            let mut count = 1u64;
             if c.is_ascii_digit() {
                 count = 0;
                 while let Some(d) = self.items.get(self.i).and_then(|&(_, d)| d.to_digit(10)) {
                     count = count
                         .checked_mul(10)
-                        .and_then(|n| n.checked_add(d as usize))
+                        .and_then(|n| n.checked_add(u64::from(d)))
                         .ok_or(Problem::CountTooLarge(pos))?;
                     self.i += 1;
                 }
@@ -120,9 +122,10 @@ impl<F> Expander<'_, F> {
                     return Err(Problem::TooDeep(pos));
                 }
                 let group: Vec<T> = self.sequence(Some(pos), depth + 1)?;
-                let extra = group.len().saturating_mul(count.saturating_sub(1));
+                let extra = (group.len() as u64).saturating_mul(count.saturating_sub(1));
                 self.charge(extra, pos)?;
                 // An empty group creates nothing however large its count: no loop over it.
+                // Otherwise the charge bounds the count by the budget.
                 if !group.is_empty() {
                     for _ in 0..count {
                         out.extend_from_slice(&group);
@@ -131,7 +134,8 @@ impl<F> Expander<'_, F> {
             } else {
                 let item = (self.map)(c).ok_or(Problem::BadChar(c, pos))?;
                 self.charge(count.saturating_sub(1), pos)?;
-                out.extend(std::iter::repeat_n(item, count));
+                // Within the budget (2^24 + 1 at most): fits in a usize.
+                out.extend(std::iter::repeat_n(item, count as usize));
             }
         }
     }
