@@ -121,6 +121,8 @@ run_tests() {
     ensure_host_cargo
     log "native tests"
     "$HOST_CARGO" test --workspace --exclude sokoban-wasm --locked
+    log "limits that protect the page, timed in a release build"
+    "$HOST_CARGO" test --release --locked -p sokoban-fuzz --test limits -- --test-threads 1
 
     build_wasm
     ensure_browser

@@ -1,9 +1,10 @@
 //! Limits that protect the page: inputs at and past the sizes the page accepts are answered
-//! within a second (in a release build; `cargo test` in the dev profile allows ten) with a
-//! result or a clear message, never a hang or a huge allocation. Each test goes through the
-//! same calls the wasm `Session` and `parse` make.
+//! within a second with a result or a clear message, never a hang or a huge allocation.
+//! Each test goes through the same calls the wasm `Session` and `parse` make.
 //!
-//! `./build.sh test` runs this file in release too, where the one-second bound applies.
+//! The bound is for optimized code: in the unoptimized test profile these tests are
+//! skipped; `./build.sh test` runs them with `cargo test --release -p sokoban-fuzz --test
+//! limits`.
 
 use std::time::{Duration, Instant};
 
@@ -11,9 +12,9 @@ use sokoban_core::format::{self, Input};
 use sokoban_core::{lurd, Game, Level, Move, MAX_COLS, MAX_ROWS};
 use sokoban_path::BoxSearch;
 
-/// The bound: a second in release, ten in the unoptimized test profile.
+/// The bound.
 fn bound() -> Duration {
-    Duration::from_secs(if cfg!(debug_assertions) { 10 } else { 1 })
+    Duration::from_secs(1)
 }
 
 /// Run `f`, check it ends within the bound, and return what it returned.
@@ -57,6 +58,7 @@ fn ten_megabytes_of_levels_are_read_or_refused() {
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "timed: run in release")]
 fn ten_megabytes_of_other_text_are_answered() {
     // One line of board characters, noise on many lines, and a solution.
     let one_line = "#".repeat(10_000_000);
@@ -99,11 +101,12 @@ fn big_room(w: usize, h: usize) -> String {
         rows.push(row);
     }
     rows.push("#".repeat(w));
-    assert!(boxes > 20);
+    assert!(boxes > 20, "{boxes} boxes");
     rows.join("\n")
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "timed: run in release")]
 fn a_255_by_255_level_plays() {
     let text = big_room(MAX_COLS, MAX_ROWS);
     let level: Level =
@@ -149,7 +152,34 @@ fn deadlock_marks_on_a_255_by_255_level_within_a_second() {
     within("255x255: deadlock marks", || checker.check(&level.start));
 }
 
+/// A solve with a one-second time limit answers within about a second, the setup
+/// included. Not so on larger rooms: the setup runs before the clock can stop it. On a
+/// 60 x 60 room with 100 boxes (release build): the optimal search's group analysis
+/// (`Engine::enable_groups`, in `Solver::new`) takes about 24 s, the fast search's
+/// `Solver::new` about 18 s (40 x 40 with 36 boxes: 0.27 s and 2.3 s); on 255 x 255 with
+/// 1,600 boxes neither ended within 10 minutes. The page runs the solver in a worker it can
+/// terminate, so the tab itself stays responsive. In the solver crate: reported, not fixed
+/// here.
 #[test]
+#[ignore = "solver crate: Solver::new on a 60x60 room with 100 boxes takes ~24 s (optimal) and ~18 s (fast) regardless of the time limit"]
+fn solver_setup_keeps_the_time_limit_on_a_60_by_60_room() {
+    use sokoban_solver::{Mode, Options, StdClock};
+    let level = format::parse_level(&big_room(60, 60)).expect("valid");
+    for mode in [Mode::Optimal, Mode::Fast] {
+        let options =
+            Options { time_limit_ms: Some(1000.0), table_mib: 64, mode, ..Options::default() };
+        let clock = StdClock::new();
+        let r = within(&format!("60x60: solve with a 1 s limit, {mode:?}"), || {
+            sokoban_solver::solve(&level, &level.start, options, &clock, |_| true)
+        });
+        if let Ok(r) = r {
+            assert_ne!(r.status, sokoban_solver::Status::Error);
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "timed: run in release")]
 fn a_level_past_255_is_refused_with_a_message() {
     for (w, h) in [(MAX_COLS + 1, 20), (20, MAX_ROWS + 1)] {
         let text = big_room(w.max(40), h.max(40));
@@ -159,6 +189,7 @@ fn a_level_past_255_is_refused_with_a_message() {
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "timed: run in release")]
 fn a_run_length_count_of_ten_to_the_twelfth_is_refused() {
     for text in ["1000000000000l", "1000000000000(lu)", "2(1000000000000R)"] {
         let err = within(text, || lurd::parse_lurd(text)).unwrap_err();
@@ -176,6 +207,7 @@ fn a_run_length_count_of_ten_to_the_twelfth_is_refused() {
 /// Found by the fuzzer (fuzz/regressions/formats/empty-group-huge-count): an empty group
 /// with a huge count created nothing but looped over the count, for hours.
 #[test]
+#[cfg_attr(debug_assertions, ignore = "timed: run in release")]
 fn an_empty_group_with_a_huge_count_ends_at_once() {
     for text in ["1000000000000()", "1111111111111132()l2u", "999999999(999999999())lu"] {
         let m = within(text, || lurd::parse_lurd(text)).expect("reads");
@@ -187,6 +219,7 @@ fn an_empty_group_with_a_huge_count_ends_at_once() {
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "timed: run in release")]
 fn a_lurd_of_a_million_moves_replays() {
     // Back and forth in a corridor: a million legal walking moves.
     let level = format::parse_level("#######\n#@   .#\n#  $  #\n#######").unwrap();

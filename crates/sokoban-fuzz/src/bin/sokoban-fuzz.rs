@@ -50,7 +50,8 @@ fn main() {
                     Some(_) => sokoban_fuzz::solver(&data),
                 }
                 let ms = t.elapsed().as_secs_f64() * 1e3;
-                let k = pick.unwrap_or_else(|| data.first().map_or(0, |&b| sokoban_fuzz::target_of(b)));
+                let k =
+                    pick.unwrap_or_else(|| data.first().map_or(0, |&b| sokoban_fuzz::target_of(b)));
                 per[k].0 += 1;
                 per[k].1 += ms;
                 per[k].2 = per[k].2.max(ms);
