@@ -61,10 +61,12 @@ export async function playing(app, level, opts) {
 
 /**
  * A fresh page (its own storage) at `url`, waiting until the game has started. Page
- * errors fail the test through `page.errors`.
+ * errors fail the test through `page.errors`. Service workers are blocked (page.route
+ * does not see requests a service worker answers); offline.test.mjs tests the service
+ * worker in a profile of its own.
  */
 export async function openPage(app, url = app.base, { viewport = { width: 1280, height: 800 }, context } = {}) {
-  const ctx = context ?? (await app.browser.newContext({ viewport, deviceScaleFactor: 1 }));
+  const ctx = context ?? (await app.browser.newContext({ viewport, deviceScaleFactor: 1, serviceWorkers: 'block' }));
   const page = await ctx.newPage();
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(String(e)));

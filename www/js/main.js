@@ -18,6 +18,7 @@ import { levelTitle, plural, renderLevelList } from './level-list.js';
 import { initPuzzle } from './puzzle.js';
 import * as progress from './progress.js';
 import { renderProgress, scoreText } from './progress-panel.js';
+import { registerOffline } from './offline.js';
 
 const $ = (id) => document.getElementById(id);
 const SPEEDS = [1, 2, 4, 8, 15, 30, 60, 120]; // replay moves per second
@@ -1119,6 +1120,9 @@ async function main() {
     searches: () => searches,
   };
   initPuzzle(); // the sliding-tile mode (its tab, or a ?puzzle= link)
+  registerOffline(() => {
+    $('offline-state').hidden = false;
+  });
   document.documentElement.dataset.ready = 'true';
 }
 
