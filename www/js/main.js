@@ -19,6 +19,7 @@ import { initPuzzle } from './puzzle.js';
 import * as progress from './progress.js';
 import { renderProgress, scoreText } from './progress-panel.js';
 import { registerOffline } from './offline.js';
+import { initHelp } from './help.js';
 
 const $ = (id) => document.getElementById(id);
 const SPEEDS = [1, 2, 4, 8, 15, 30, 60, 120]; // replay moves per second
@@ -453,6 +454,7 @@ function interrupt() {
 }
 
 function stopEverything() {
+  $('link-solution').hidden = true;
   walk.stop();
   endGroup();
   closeReplay();
@@ -646,6 +648,7 @@ function solverOptions(mode) {
 function setSolving(on) {
   $('solve').disabled = on;
   $('hint').disabled = on;
+  $('still-solvable').disabled = on;
   $('cancel').disabled = !on;
 }
 
@@ -821,6 +824,54 @@ async function runSolver(kind) {
   startReplay(moves, 'the solver’s solution');
 }
 
+const SOLVABLE_MS = 5000; // how long "Still solvable?" looks
+
+/**
+ * Is this still solvable? A short fast search from the position on the board: yes (with
+ * the pushes left; the solution is kept for Hint), no (proved: a deadlock the rules
+ * engine sees at once, or a search that ran out of positions), or don't know in time.
+ */
+async function checkSolvable() {
+  if (solving()) return;
+  interrupt();
+  render();
+  const s = state.session;
+  const say = (text, kind) => {
+    panel.setState(text, kind);
+    status(text, kind === 'bad' ? 'error' : kind);
+  };
+  if (state.view.solved) return say('The level is solved.', 'ok');
+  if (state.dead.size) return say(`No, proved: ${deadlockText(s.deadlocks()).replace(/^⚠ /, '')}`, 'bad');
+  const start = { session: s, xsb: s.levelXsb(), history: s.historyLurd(), player: s.player(), boxes: Array.from(s.boxSquares()) };
+  dropOffer();
+  panel.reset('fast');
+  panel.setState(`Is this still solvable? Looking for up to ${SOLVABLE_MS / 1000} s…`, 'running');
+  setSolving(true);
+  searches++;
+  const options = { mode: 'fast', timeLimitMs: SOLVABLE_MS, memoryMiB: Math.min(ALONGSIDE_MIB, mibInput('s-memory-mib', FAST_MIB, 3072)) };
+  const msg = await fastSolver.solve({ level: start.xsb, player: start.player, boxes: start.boxes, options }, (m) => panel.update(m));
+  if (msg.mode) panel.update(msg);
+  setSolving(false);
+  if (start.session !== state.session) return;
+  const changed = s.historyLurd() !== start.history ? ' (for the position when you asked; it has changed since)' : '';
+  if (msg.type === 'solved') {
+    let moves;
+    try {
+      moves = verifyFrom(start, msg.lurd);
+    } catch (e) {
+      return say(`The solver's answer does not replay: ${e.message}`, 'bad');
+    }
+    keepSolution(s, start.player, start.boxes, moves);
+    return say(`Yes: ${plural(msg.pushes, 'push', 'pushes')} left${changed}, by a solution the fast search found (not necessarily the fewest). Hint plays its next push.`, 'ok');
+  }
+  if (msg.type === 'unsolvable') return say(`No, proved: no moves from here${changed} solve the level. Undo to go back.`, 'bad');
+  if (msg.type === 'limit') {
+    return say(`Don't know: no answer within ${msg.limit === 'memory' ? 'the memory allowed' : `${SOLVABLE_MS / 1000} s`}. Solve searches as long as it takes.`, '');
+  }
+  if (msg.type === 'cancelled') return say('Cancelled: no answer.', '');
+  panel.showEnd(msg, false);
+}
+
 /**
  * Fewest pushes: the IDA* in its worker and, where the machine has more than one core, the
  * fast search in a second worker at the same time. Why both: the IDA* can take minutes or
@@ -911,6 +962,41 @@ async function share(text, what) {
   }
 }
 
+/** A solution to put in a link: the moves on the board when they solve it, else the best saved. */
+function linkSolution() {
+  const s = state.session;
+  if (state.view.solved) return s.historyLurd();
+  return progress.record(state.key)?.bestMoves?.lurd ?? '';
+}
+
+function copyLinkWithSolution() {
+  const lurd = linkSolution();
+  if (!lurd) {
+    status('There is no solution to put in the link yet: solve the level (or replay a solution to the end) first.', 'error');
+    return;
+  }
+  const url = `${state.session.shareUrl(location.origin + location.pathname)}&solution=${encodeURIComponent(rleLurd(lurd))}`;
+  share(url, 'share link with the solution');
+}
+
+/** A link opened with a solution in it: check it and offer to replay it. */
+function offerLinkSolution(xsb, text) {
+  let c;
+  try {
+    c = checkSolution(xsb, text);
+  } catch (e) {
+    status(`The link's solution does not solve this level (${e.message}); the level is open to play.`, 'error');
+    return;
+  }
+  const box = $('link-solution');
+  box.querySelector('span').textContent = `This link carries a solution: ${scoreText(c)}.`;
+  box.hidden = false;
+  $('link-replay').onclick = () => {
+    box.hidden = true;
+    replayFromStart(c.lurd, 'the solution from the link');
+  };
+}
+
 function copySolution() {
   const s = state.session;
   const lurd = s.historyLurd() + (replay.length ? replay.remaining() : '');
@@ -988,6 +1074,7 @@ function wireUi() {
   speed();
   on('solve', () => runSolver('solve'));
   on('hint', () => runSolver('hint'));
+  on('still-solvable', checkSolvable);
   on('s-replay', replayOffer);
   for (const r of document.querySelectorAll('input[name="s-mode"]')) {
     r.checked = r.value === io.loadSolveMode();
@@ -1003,6 +1090,8 @@ function wireUi() {
   });
   on('copy-link', () => share(state.session.shareUrl(location.origin + location.pathname), 'share link'));
   on('copy-solution', copySolution);
+  on('copy-link-solution', copyLinkWithSolution);
+  on('link-dismiss', () => ($('link-solution').hidden = true));
 
   // Paste anywhere (but not into a text field, which keeps its own paste).
   document.addEventListener('paste', (e) => {
@@ -1061,6 +1150,8 @@ function openUrlLevel() {
       io.saveCollection(null);
       openLevel(l.xsb, levelTitle(l, p.title || 'Level from the link'));
       status(`Opened the level from the link (${p.format}).`);
+      const sol = new URLSearchParams(location.search).get('solution');
+      if (sol) offerLinkSolution(l.xsb, sol);
       return null;
     } catch (e) {
       return `The level in the page address could not be read: ${e.message}`;
@@ -1108,6 +1199,7 @@ async function main() {
     first: $('s-first'),
     chart: $('s-chart'),
   });
+  initHelp(); // first: its key handler runs before the modes'
   attachInput($('board'), board, actions);
   wireUi();
   panel.reset(solveMode());
