@@ -17,6 +17,7 @@ const APP = [
   'pkg/sokoban_wasm.js',
   'pkg/sokoban_wasm_bg.wasm',
   'js/board.js',
+  'js/editor.js',
   'js/help.js',
   'js/input.js',
   'js/level-list.js',

@@ -23,6 +23,7 @@ const C = {
   target: 'rgba(16, 150, 128, 0.38)',
   select: '#2563eb',
   dead: '#e0243a',
+  blank: 'rgba(128, 128, 128, 0.28)',
 };
 
 const DIRS = [[0, -1], [1, 0], [0, 1], [-1, 0]]; // up, right, down, left as [dx, dy]
@@ -92,7 +93,9 @@ export class Board {
 
   /**
    * Draw the view. `ov`: {reach: Set of squares, target: square under a dragged box,
-   * selected: square, drag: {from, clientX, clientY}, dead: Map square -> kind, facing}.
+   * selected: square, drag: {from, clientX, clientY}, dead: Map square -> kind, facing,
+   * blank: mark the outside squares (the editor), cursor: a square to outline}. A view
+   * with player -1 has no player (a level being drawn).
    */
   draw(view, ov = {}) {
     if (view.width !== this.cols || view.height !== this.rows) this.layout(view.width, view.height);
@@ -104,6 +107,15 @@ export class Board {
     const isWall = (r, col) =>
       r >= 0 && col >= 0 && r < view.height && col < W && view.cells[r * W + col] === 1;
 
+    if (ov.blank) {
+      ctx.strokeStyle = C.blank;
+      ctx.lineWidth = 1;
+      for (let sq = 0; sq < view.cells.length; sq++) {
+        if (view.cells[sq] !== 0) continue;
+        const [x, y] = at(sq);
+        ctx.strokeRect(x + 0.5, y + 0.5, c - 1, c - 1);
+      }
+    }
     // Floor and goals first, then walls with a bevel on their open sides.
     for (let sq = 0; sq < view.cells.length; sq++) {
       if (view.cells[sq] !== 2) continue;
@@ -171,15 +183,21 @@ export class Board {
       if (sq === ov.selected) this.outline(x, y, c, C.select, []);
     }
 
-    const [px, py] = at(view.player);
-    if (view.goals[view.player]) {
-      // Keep the goal visible around the player standing on it.
-      ctx.strokeStyle = C.goal;
-      ctx.lineWidth = Math.max(1.5, c * 0.07);
-      circle(ctx, px + c / 2, py + c / 2, c * 0.42);
-      ctx.stroke();
+    if (view.player >= 0) {
+      const [px, py] = at(view.player);
+      if (view.goals[view.player]) {
+        // Keep the goal visible around the player standing on it.
+        ctx.strokeStyle = C.goal;
+        ctx.lineWidth = Math.max(1.5, c * 0.07);
+        circle(ctx, px + c / 2, py + c / 2, c * 0.42);
+        ctx.stroke();
+      }
+      this.player(px, py, c, ov.facing ?? 2);
     }
-    this.player(px, py, c, ov.facing ?? 2);
+    if (ov.cursor >= 0) {
+      const [x, y] = at(ov.cursor);
+      this.outline(x, y, c, C.select, [c * 0.12, c * 0.08]);
+    }
 
     if (ov.drag) {
       const p = this.toDevice(ov.drag.clientX, ov.drag.clientY);

@@ -6,7 +6,7 @@
 // progress-panel.js (solved levels, best solutions, snapshots, export / import),
 // solver-client.js + solver-panel.js (the worker and its read-out); puzzle.js is the
 // sliding-tile mode.
-import init, { checkSolution, levelKey, parse, rleLurd, Session } from '../pkg/sokoban_wasm.js';
+import init, { checkSolution, formatLevel, levelKey, parse, rleLurd, Session } from '../pkg/sokoban_wasm.js';
 import { Board } from './board.js';
 import { attachInput, isFormField } from './input.js';
 import * as io from './levelio.js';
@@ -20,6 +20,7 @@ import * as progress from './progress.js';
 import { renderProgress, scoreText } from './progress-panel.js';
 import { registerOffline } from './offline.js';
 import { initHelp } from './help.js';
+import { editorActive, editorText, initEditor, openEditor } from './editor.js';
 
 const $ = (id) => document.getElementById(id);
 const SPEEDS = [1, 2, 4, 8, 15, 30, 60, 120]; // replay moves per second
@@ -53,7 +54,7 @@ let searches = 0; // searches started (a Hint along a kept solution starts none)
 let statusTimer = 0;
 /** Show a message in the live region; plain information fades after a while. */
 function status(text, kind = '') {
-  const el = $('status');
+  const el = editorActive() ? $('ed-status') : $('status');
   el.textContent = text;
   el.dataset.kind = kind;
   clearTimeout(statusTimer);
@@ -388,9 +389,49 @@ async function importProgress(file) {
   }
   const histories = io.mergeHistory(r.content.history);
   const c = r.count;
-  status(`Imported ${file.name}: ${plural(c.levels, 'level', 'levels')} (${c.solved} solved, ${c.newSolved} new here), ${plural(c.snapshots, 'snapshot', 'snapshots')}, ${plural(histories, 'move history', 'move histories')}.`, 'ok');
+  status(`Imported ${file.name}: ${plural(c.levels, 'level', 'levels')} (${c.solved} solved, ${c.newSolved} new here), ${plural(c.snapshots, 'snapshot', 'snapshots')}, ${plural(c.myLevels, 'level of your own', 'levels of your own')}, ${plural(histories, 'move history', 'move histories')}.`, 'ok');
   renderCollection();
   showProgress();
+}
+
+// ---------------------------------------------------------------- editor, my levels
+
+/** What the editor may ask of the page. */
+const editorApi = {
+  parse,
+  formatLevel,
+  viewOf(xsb) {
+    const s = new Session(xsb);
+    try {
+      return s.view();
+    } finally {
+      s.free();
+    }
+  },
+  play(xsb, title) {
+    clearUrlLevel();
+    state.collection = null;
+    io.saveCollection(null);
+    openLevel(xsb, title || 'My level');
+    status('Playing the level from the editor. Edit this level takes you back to it.');
+  },
+  save(xsb, title) {
+    const r = progress.saveMyLevel(levelKey(xsb), xsb, title);
+    if (!r.saved) status('This browser would not save the level: its storage is full or disabled. The drawing stays in the editor.', 'error');
+    else status(`${r.replaced ? 'Updated' : 'Saved'} “${title || 'Untitled level'}” in My levels (${plural(progress.myLevels().length, 'level', 'levels')}).`, 'ok');
+  },
+  share: (text, what) => share(text, what),
+  status: (text, kind) => status(text, kind),
+};
+
+function openMyLevels() {
+  const mine = progress.myLevels();
+  if (!mine.length) {
+    status('No levels of your own yet: draw one with New level, then Save to my levels.', 'error');
+    return;
+  }
+  const text = `; My levels\n\n${mine.map((l, i) => `; ${l.title.replace(/[\r\n]+/g, ' ') || `My level ${i + 1}`}\n${l.xsb}`).join('\n\n')}\n`;
+  loadText(text, 'my levels');
 }
 
 /** The wasm checks progress.js runs on an imported file. */
@@ -1027,6 +1068,15 @@ function wireUi() {
     if (e.key === 'Enter') saveSnapshot();
   });
   on('export-progress', exportProgress);
+  on('edit-level', () => {
+    interrupt();
+    openEditor(state.session.levelXsb(), state.title);
+  });
+  on('new-level', () => {
+    interrupt();
+    openEditor('');
+  });
+  on('my-levels', openMyLevels);
   on('import-progress', () => $('import-file').click());
   $('import-file').addEventListener('change', (e) => {
     const file = e.target.files[0];
@@ -1210,8 +1260,11 @@ async function main() {
     history: () => state.session.historyLurd(),
     busy: () => walk.active || replay.playing || solving(),
     searches: () => searches,
+    editorText: () => editorText(),
+    openEditor: () => openEditor(),
   };
   initPuzzle(); // the sliding-tile mode (its tab, or a ?puzzle= link)
+  initEditor(editorApi);
   registerOffline(() => {
     $('offline-state').hidden = false;
   });

@@ -35,6 +35,7 @@ function load() {
   } catch {
     data = { levels: {} };
   }
+  if (!Array.isArray(data.myLevels)) data.myLevels = [];
   return data;
 }
 
@@ -130,6 +131,21 @@ export function freeName(key, base = 'Snapshot') {
   for (let i = names.size + 1; ; i++) if (!names.has(`${base} ${i}`)) return `${base} ${i}`;
 }
 
+// ---------------------------------------------------------------- my levels
+
+/** Levels saved from the editor: [{key, xsb, title, t}], oldest first. */
+export const myLevels = () => load().myLevels;
+
+/** Save a level from the editor (the same level again only updates its title). Returns {replaced, saved}. */
+export function saveMyLevel(key, xsb, title) {
+  const list = load().myLevels;
+  const i = list.findIndex((l) => l.key === key);
+  const entry = { key, xsb, title: String(title || '').slice(0, 200), t: Date.now() };
+  if (i >= 0) list[i] = entry;
+  else list.push(entry);
+  return { replaced: i >= 0, saved: persist() };
+}
+
 // ---------------------------------------------------------------- export / import
 
 /** Everything saved as the text of a JSON file; `history` is levelio's move histories. */
@@ -140,6 +156,7 @@ export function exportText(history) {
     version: FILE_VERSION,
     exported: new Date().toISOString(),
     levels: load().levels,
+    myLevels: load().myLevels,
     history,
   }, null, 1);
 }
@@ -150,6 +167,17 @@ const refuse = (msg) => {
 };
 const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isCount = (v) => Number.isInteger(v) && v >= 0;
+
+/** Check that an imported level is valid and has the key the file gives it (wasm). */
+function checkKey(xsb, key, where) {
+  let k;
+  try {
+    k = checks.levelKey(xsb);
+  } catch (e) {
+    refuse(`The file is damaged: ${where} is not a valid level (${e.message}).`);
+  }
+  if (k !== key) refuse(`The file is damaged: ${where} does not match its key.`);
+}
 
 /** Check one best solution of an imported record against its level (wasm). */
 function checkBest(r, which, where) {
@@ -194,13 +222,7 @@ export function checkFile(text) {
     n++;
     const where = `Level ${n} of the file${r?.title ? ` (${String(r.title).slice(0, 40)})` : ''}`;
     if (!isObj(r) || typeof r.xsb !== 'string' || typeof r.solved !== 'boolean') refuse(`The file is damaged: ${where} is malformed.`);
-    let k;
-    try {
-      k = checks.levelKey(r.xsb);
-    } catch (e) {
-      refuse(`The file is damaged: ${where} is not a valid level (${e.message}).`);
-    }
-    if (k !== key) refuse(`The file is damaged: ${where} does not match its key.`);
+    checkKey(r.xsb, key, where);
     const out = {
       xsb: r.xsb,
       title: typeof r.title === 'string' ? r.title.slice(0, 200) : '',
@@ -225,6 +247,14 @@ export function checkFile(text) {
     }
     levels[key] = out;
   }
+  if (v.myLevels != null && !Array.isArray(v.myLevels)) refuse('The file is damaged: its list of your levels is not a list.');
+  const myLevels = [];
+  for (const [i, l] of (v.myLevels ?? []).entries()) {
+    const where = `Your level ${i + 1} in the file`;
+    if (!isObj(l) || typeof l.xsb !== 'string' || typeof l.key !== 'string') refuse(`The file is damaged: ${where} is malformed.`);
+    checkKey(l.xsb, l.key, where);
+    myLevels.push({ key: l.key, xsb: l.xsb, title: typeof l.title === 'string' ? l.title.slice(0, 200) : '', t: Number(l.t) || Date.now() });
+  }
   const history = {};
   for (const [xsb, h] of Object.entries(v.history ?? {})) {
     if (!isObj(h) || typeof h.line !== 'string' || typeof (h.redo ?? '') !== 'string') refuse('The file is damaged: a move history is malformed.');
@@ -235,18 +265,23 @@ export function checkFile(text) {
     }
     history[xsb] = { line: h.line, redo: h.redo ?? '', solved: !!h.solved };
   }
-  return { levels, history };
+  return { levels, myLevels, history };
 }
 
 /**
  * Merge checked content (from checkFile) into what is saved: solved marks add up, the
- * better solution of each kind is kept, snapshots are added (one whose name is taken by a
- * different position gets "(imported)" added). Returns counts; `saved` false when
+ * better solution of each kind is kept, snapshots and your levels are added (a snapshot
+ * whose name is taken by a different position gets "(imported)" added). Returns counts; `saved` false when
  * storage refused (then nothing was written).
  */
-export function merge({ levels }) {
+export function merge({ levels, myLevels: mine = [] }) {
   const before = JSON.stringify(load());
-  const count = { levels: 0, solved: 0, newSolved: 0, snapshots: 0 };
+  const count = { levels: 0, solved: 0, newSolved: 0, snapshots: 0, myLevels: 0 };
+  for (const l of mine) {
+    if (data.myLevels.some((m) => m.key === l.key)) continue;
+    data.myLevels.push(l);
+    count.myLevels++;
+  }
   for (const [key, r] of Object.entries(levels)) {
     count.levels++;
     const mine = ensure(key, r.xsb, r.title);

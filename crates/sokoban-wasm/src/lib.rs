@@ -168,6 +168,20 @@ pub fn check_solution(level: &str, moves: &str) -> Result<JsValue, JsValue> {
     }))
 }
 
+/// A level (any format; the first of a collection) written in another format: `"xsb"`,
+/// `"rle"` (run-length) or `"link"` (a SokoPlayer link on `base`). Throws when the level
+/// is not valid or the format unknown.
+#[wasm_bindgen(js_name = formatLevel)]
+pub fn format_level(text: &str, to: &str, base: &str) -> Result<String, JsValue> {
+    let level = format::parse_level(text).map_err(|e| js_error(e.message))?;
+    match to {
+        "xsb" => Ok(format::to_xsb(&level)),
+        "rle" => Ok(format::to_rle(&level)),
+        "link" => Ok(format::to_sokoplayer_url(&level, base)),
+        other => Err(js_error(format!("unknown level format '{other}' (known: xsb, rle, link)"))),
+    }
+}
+
 /// Parse a LURD solution (plain or run-length) to plain LURD; throws on a malformed one.
 #[wasm_bindgen(js_name = normalizeLurd)]
 pub fn normalize_lurd(text: &str) -> Result<String, JsValue> {

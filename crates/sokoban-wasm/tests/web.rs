@@ -344,3 +344,13 @@ fn level_keys_and_solution_checks() {
     assert!(msg(sokoban_wasm::check_solution(ROOM, "ullddrRurruLLLr").unwrap_err()).contains("before the end"));
     assert!(sokoban_wasm::check_solution("#@#", "u").is_err());
 }
+
+#[wasm_bindgen_test]
+fn formats_a_level() {
+    let rle = sokoban_wasm::format_level(ROOM, "rle", "").unwrap();
+    assert_eq!(sokoban_wasm::format_level(&rle, "xsb", "").unwrap(), ROOM);
+    let link = sokoban_wasm::format_level(ROOM, "link", "https://x.org/").unwrap();
+    assert!(link.starts_with("https://x.org/?w=7&h=5&lvl="), "{link}");
+    assert!(sokoban_wasm::format_level(ROOM, "mf9", "").is_err());
+    assert!(sokoban_wasm::format_level("#@#", "xsb", "").is_err());
+}
