@@ -1,4 +1,5 @@
-// input.js — turns keyboard, mouse and touch input into actions. Keys: arrows/WASD move,
+// input.js — turns keyboard, mouse and touch input into actions. Keys: arrows/WASD move
+// (with Shift: a step that pulls nothing, in pull mode),
 // Z or Ctrl+Z undo, Y, Ctrl+Y or Shift+Ctrl+Z redo, R restart, Home/End, Esc. Pointer
 // events (mouse, pen and touch alike) on the board: a click is `click(square)`, pressing
 // a box and moving is a drag (`dragStart`, `dragMove`, `drop`). No rules here: every
@@ -29,7 +30,7 @@ function keyAction(e) {
     if (key === 'y') return ['redo'];
     return null; // leave Ctrl+R, Ctrl+V, Ctrl+W... to the browser
   }
-  if (key in MOVE_KEYS) return ['move', MOVE_KEYS[key]];
+  if (key in MOVE_KEYS) return [e.shiftKey ? 'moveOnly' : 'move', MOVE_KEYS[key]];
   switch (key) {
     case 'z': return ['undo'];
     case 'y': return ['redo'];
@@ -42,7 +43,7 @@ function keyAction(e) {
 }
 
 /**
- * Listen for input. `h` has move(dir), undo(), redo(), restart(), home(), end(),
+ * Listen for input. `h` has move(dir), moveOnly(dir), undo(), redo(), restart(), home(), end(),
  * escape(), hasBox(square), click(square), dragStart(square) -> bool,
  * dragMove(square, clientX, clientY), drop(square), dragCancel().
  */

@@ -6,7 +6,7 @@
 // progress-panel.js (solved levels, best solutions, snapshots, export / import),
 // solver-client.js + solver-panel.js (the worker and its read-out); puzzle.js is the
 // sliding-tile mode.
-import init, { checkSolution, formatLevel, levelKey, parse, rleLurd, Session } from '../pkg/sokoban_wasm.js';
+import init, { checkSolution, formatLevel, levelKey, parse, PullSession, rleLurd, Session } from '../pkg/sokoban_wasm.js';
 import { Board } from './board.js';
 import { attachInput, isFormField } from './input.js';
 import * as io from './levelio.js';
@@ -39,6 +39,7 @@ const state = {
   dead: new Map(),
   wasSolved: false,
   key: '', // the level's key (progress.js keeps what was achieved under it)
+  pull: null, // pull mode: {forward} (the forward Session, kept while the PullSession plays)
   plan: null, // the last solution found, for Hint (see keepSolution)
   offer: null, // the solution the panel's Replay button plays (see offer)
 };
@@ -91,7 +92,9 @@ function render() {
 
   const banner = $('solved');
   banner.hidden = !v.solved;
-  if (v.solved) {
+  if (state.pull) {
+    renderPull(v);
+  } else if (v.solved) {
     const text = `Solved in ${v.moves} moves, ${v.pushes} pushes`;
     banner.textContent = `✓ ${text}`;
     if (!state.wasSolved) {
@@ -122,6 +125,7 @@ function deadlockText(list) {
 }
 
 function save() {
+  if (state.pull) return; // the reverse game is not a history of the level
   const s = state.session;
   const xsb = s.levelXsb();
   io.saveCurrent({ xsb, title: state.title, index: state.collection ? state.collection.index : -1 });
@@ -132,6 +136,7 @@ function save() {
 
 /** Put a level on the board, with its saved history when it has one. */
 function openLevel(xsb, title) {
+  if (state.pull) leavePull();
   stopEverything();
   const saved = io.loadProgress(xsb);
   let session;
@@ -319,6 +324,7 @@ function checkFromStart(lurd) {
 
 /** Replay a solution from the level's start: a restart first (undo brings the moves back). */
 function replayFromStart(lurd, what) {
+  if (state.pull) leavePull();
   interrupt();
   const s = state.session;
   let moves;
@@ -346,6 +352,7 @@ function saveSnapshot() {
 
 /** Put a snapshot's position on the board: a restart and its moves, so undo goes back. */
 function restoreSnapshot(snap) {
+  if (state.pull) leavePull();
   interrupt();
   const s = state.session;
   try {
@@ -390,6 +397,86 @@ async function importProgress(file) {
   const histories = io.mergeHistory(r.content.history);
   const c = r.count;
   status(`Imported ${file.name}: ${plural(c.levels, 'level', 'levels')} (${c.solved} solved, ${c.newSolved} new here), ${plural(c.snapshots, 'snapshot', 'snapshots')}, ${plural(c.myLevels, 'level of your own', 'levels of your own')}, ${plural(histories, 'move history', 'move histories')}.`, 'ok');
+  renderCollection();
+  showProgress();
+}
+
+// ---------------------------------------------------------------- pull mode
+
+// Pull mode plays the level backwards (a PullSession in place of the Session): the boxes
+// start on the goals, the player pulls them back to where the level starts them. The
+// rules and the conversion to a forward solution are the wasm's; here: swapping the
+// sessions, the read-out, and offering the forward solution.
+const PULL_OFF = ['solve', 'hint', 'still-solvable', 'snap-save', 'copy-solution', 'copy-link-solution'];
+
+function enterPull() {
+  if (state.pull) return;
+  stopEverything();
+  let p;
+  try {
+    p = new PullSession(state.session.levelXsb());
+  } catch (e) {
+    status(`Pull mode cannot start here: ${e.message}`, 'error');
+    return;
+  }
+  state.pull = { forward: state.session, announced: false };
+  state.session = p;
+  pullUi(true);
+  render();
+  status('Pull mode: the boxes start on the goals. Pull them back to the marked squares, where the level starts them: moving away from a box pulls it (Shift+arrow steps without pulling); drag a box to pull it along. Before the first move, click any free square to start there.');
+}
+
+function leavePull() {
+  if (!state.pull) return;
+  stopEverything();
+  state.session.free();
+  state.session = state.pull.forward;
+  state.pull = null;
+  pullUi(false);
+  state.wasSolved = true; // do not announce the forward game's state again
+  render();
+}
+
+function pullUi(on) {
+  document.body.classList.toggle('pull', on);
+  const b = $('pull-mode');
+  b.setAttribute('aria-pressed', String(on));
+  b.textContent = on ? 'Leave pull mode' : 'Pull mode';
+  $('pushes-label').textContent = on ? 'Pulls' : 'Pushes';
+  for (const id of PULL_OFF) $(id).disabled = on;
+  if (!on) setSolving(solving());
+}
+
+/** The read-out of pull mode; when the boxes are back at the start, offer the forward solution. */
+function renderPull(v) {
+  const banner = $('solved');
+  if (!v.solved) {
+    state.pull.announced = false;
+    return;
+  }
+  banner.textContent = `✓ Back at the start: ${v.moves} moves, ${v.pushes} pulls`;
+  if (state.pull.announced) return;
+  state.pull.announced = true;
+  const s = state.session;
+  const fwd = s.forwardLurd();
+  let c;
+  try {
+    c = checkSolution(s.levelXsb(), fwd);
+  } catch (e) {
+    status(`The reverse moves do not make a forward solution: ${e.message}`, 'error');
+    return;
+  }
+  const r = progress.recordSolution(state.key, s.levelXsb(), state.title, { lurd: c.lurd, moves: c.moves, pushes: c.pushes });
+  const best = r.bestMoves || r.bestPushes ? ' It is kept with your best solutions.' : '';
+  status(`The boxes are back where the level starts them! Read backwards, your pulls are a forward solution: ${scoreText(c)}.${best}`, 'ok');
+  const box = $('link-solution');
+  box.querySelector('span').textContent = `Forward solution from pull mode: ${scoreText(c)}.`;
+  box.hidden = false;
+  $('link-replay').textContent = 'Play it forward';
+  $('link-replay').onclick = () => {
+    box.hidden = true;
+    replayFromStart(c.lurd, 'the solution found in pull mode');
+  };
   renderCollection();
   showProgress();
 }
@@ -451,10 +538,12 @@ const progressChecks = {
 
 // ---------------------------------------------------------------- playing
 
-const stepFacing = (dir) => {
-  const letter = state.session.step(dir);
-  if (letter !== undefined) state.facing = dir;
-  return letter;
+// `letter` (from a move list) says whether to pull in pull mode: uppercase pulls; without
+// one a pull-mode step pulls the box behind the player, if any.
+const stepFacing = (dir, letter) => {
+  const made = state.session.step(dir, letter === undefined ? undefined : letter !== letter.toLowerCase());
+  if (made !== undefined) state.facing = dir;
+  return made;
 };
 // A walk or box drag is one undo group: it starts in animate() and closes when the
 // animation ends, is finished early by another input, or is dropped.
@@ -517,6 +606,10 @@ const actions = {
   move: act((dir) => {
     if (stepFacing(dir) === undefined) state.facing = dir;
   }),
+  // Shift+arrow: in pull mode a step that pulls nothing; otherwise a plain move.
+  moveOnly: act((dir) => {
+    if (stepFacing(dir, 'urdl'[dir]) === undefined) state.facing = dir;
+  }),
   undo: act(() => state.session.undo()),
   redo: act(() => state.session.redo()),
   restart: act(() => {
@@ -547,8 +640,11 @@ const actions = {
     if (v.boxes[sq]) selectBox(sq);
     else if (v.cells[sq] === 2 && sq !== v.player) {
       const path = state.session.walkTo(sq);
-      if (path === undefined) status('The player cannot get there.', 'error');
-      else animate(path);
+      if (path !== undefined) animate(path);
+      else if (state.pull && v.moves === 0 && state.session.placePlayer(sq)) {
+        render();
+        status('The player starts here.');
+      } else status('The player cannot get there.', 'error');
     }
     draw();
   },
@@ -581,7 +677,8 @@ const actions = {
 function selectBox(sq) {
   state.selected = sq;
   state.reach = new Set(state.session.boxReach(sq));
-  status(state.reach.size > 1 ? 'Box selected: click a lit square to push it there (Esc lets go).' : 'This box cannot be pushed anywhere from here.');
+  const push = state.pull ? 'pull' : 'push';
+  status(state.reach.size > 1 ? `Box selected: click a lit square to ${push} it there (Esc lets go).` : `This box cannot be ${push}ed anywhere from here.`);
 }
 
 /** Push the box on `from` to `to` by the best box path, animated; explain when impossible. */
@@ -589,7 +686,7 @@ function pushBox(from, to) {
   const path = to >= 0 ? state.session.boxPath(from, to) : undefined;
   clearSelection();
   if (path === undefined) {
-    status('The box cannot be pushed there.', 'error');
+    status(`The box cannot be ${state.pull ? 'pulled' : 'pushed'} there.`, 'error');
     return false;
   }
   status('');
@@ -635,6 +732,7 @@ function updateReplayUi() {
 
 /** Replay pasted moves: from the current position if they fit, else from the start. */
 function replayText(lurd) {
+  if (state.pull) leavePull();
   const s = state.session;
   try {
     startReplay(s.checkLurd(lurd), 'the pasted moves');
@@ -1022,6 +1120,7 @@ function copyLinkWithSolution() {
 
 /** A link opened with a solution in it: check it and offer to replay it. */
 function offerLinkSolution(xsb, text) {
+  $('link-replay').textContent = 'Replay it';
   let c;
   try {
     c = checkSolution(xsb, text);
@@ -1125,6 +1224,7 @@ function wireUi() {
   on('solve', () => runSolver('solve'));
   on('hint', () => runSolver('hint'));
   on('still-solvable', checkSolvable);
+  on('pull-mode', () => (state.pull ? leavePull() : enterPull()));
   on('s-replay', replayOffer);
   for (const r of document.querySelectorAll('input[name="s-mode"]')) {
     r.checked = r.value === io.loadSolveMode();

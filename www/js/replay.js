@@ -7,7 +7,7 @@ const DIR_OF = { u: 0, r: 1, d: 2, l: 3 };
 
 export class Playback {
   /**
-   * `step(dir)` plays a move and returns its letter (or undefined when blocked),
+   * `step(dir, letter)` plays a move and returns its letter (or undefined when blocked),
    * `undo()` takes one back, `onChange()` redraws after moves, `onEnd(reason)` is called
    * when the list is played out ('end') or a move is blocked ('blocked').
    */
@@ -72,7 +72,7 @@ export class Playback {
   apply() {
     if (this.pos >= this.moves.length) return false;
     const letter = this.moves[this.pos];
-    if (this.stepFn(DIR_OF[letter.toLowerCase()]) === undefined) {
+    if (this.stepFn(DIR_OF[letter.toLowerCase()], letter) === undefined) {
       this.pause();
       this.onEnd('blocked', this.pos);
       return false;

@@ -10,9 +10,11 @@ pub mod game;
 pub mod grid;
 pub mod key;
 pub mod lurd;
+pub mod pull;
 
 pub use board::{Board, Cell, Dir, Level, Move, Position, Square, MAX_COLS, MAX_ROWS};
 pub use error::{Error, ErrorKind, Result};
 pub use game::Game;
 pub use grid::{Grid, Tile};
 pub use key::{level_key, normalized_xsb};
+pub use pull::PullGame;

@@ -11,6 +11,7 @@
 //!
 //! The solver uses the walks for its solutions, and [`side_groups`] (which sides of a square
 //! the player can walk between around a box there) for its tables on large boards.
+//! [`PullSearch`] answers the same questions for pulls (the page's pull mode).
 //!
 //! # The box-path algorithm
 //!
@@ -44,8 +45,10 @@ use std::cell::RefCell;
 use sokoban_core::{Board, Cell, Dir, Move, Position, Square};
 
 pub mod fixtures;
+mod pull;
 mod reach;
 
+pub use pull::PullSearch;
 pub use reach::{BoxReach, Cells, Grid, NO_BOX};
 
 /// The distance [`walk_distances`] gives to a square the player cannot walk to.

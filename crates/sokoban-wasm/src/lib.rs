@@ -11,7 +11,9 @@ use sokoban_core::{lurd, Cell, Dir, Game, Level, Move, Position};
 use sokoban_path::BoxSearch;
 use sokoban_solver::{Clock, Limit, Mode, Options, Status, Step};
 
+mod pull;
 mod puzzle;
+pub use pull::PullSession;
 pub use puzzle::{puzzle_cache_bytes, PuzzleSession, PuzzleTask};
 
 #[wasm_bindgen(start)]
@@ -229,6 +231,18 @@ pub struct Session {
     deadlocks: Option<sokoban_solver::Deadlocks>,
 }
 
+/// Per square: 0 outside, 1 wall, 2 floor (the `cells` of a view).
+fn cell_codes(b: &sokoban_core::Board) -> Vec<u8> {
+    b.cells()
+        .iter()
+        .map(|c| match c {
+            Cell::Outside => 0,
+            Cell::Wall => 1,
+            Cell::Floor => 2,
+        })
+        .collect()
+}
+
 fn letters(moves: &[Move]) -> String {
     lurd::to_lurd(moves)
 }
@@ -263,15 +277,7 @@ impl Session {
         to_js(&View {
             width: b.width(),
             height: b.height(),
-            cells: b
-                .cells()
-                .iter()
-                .map(|c| match c {
-                    Cell::Outside => 0,
-                    Cell::Wall => 1,
-                    Cell::Floor => 2,
-                })
-                .collect(),
+            cells: cell_codes(b),
             goals: b.goals().iter().map(|&g| g as u8).collect(),
             boxes: p.boxes.iter().map(|&x| x as u8).collect(),
             player: p.player,

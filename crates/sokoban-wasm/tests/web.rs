@@ -327,7 +327,10 @@ fn level_keys_and_solution_checks() {
     // The same level as a SokoPlayer link and with a margin has the same key.
     let s = Session::new(ROOM).unwrap();
     assert_eq!(sokoban_wasm::level_key(&s.share_url("https://x.org/")).unwrap(), key);
-    assert_eq!(sokoban_wasm::level_key(&format!("\n  {}", ROOM.replace('\n', "\n  "))).unwrap(), key);
+    assert_eq!(
+        sokoban_wasm::level_key(&format!("\n  {}", ROOM.replace('\n', "\n  "))).unwrap(),
+        key
+    );
     assert_eq!(s.level_key(), key);
     let p = parse(ROOM).unwrap();
     let l = js_sys::Array::from(&get(&p, "levels")).get(0);
@@ -339,9 +342,12 @@ fn level_keys_and_solution_checks() {
     assert_eq!(get(&ok, "moves").as_f64(), Some(14.0));
     assert_eq!(get(&ok, "pushes").as_f64(), Some(4.0));
     let msg = |e: JsValue| js_sys::Error::from(e).message().as_string().unwrap();
-    assert!(msg(sokoban_wasm::check_solution(ROOM, "ullddrR").unwrap_err()).contains("not a solution"));
+    assert!(
+        msg(sokoban_wasm::check_solution(ROOM, "ullddrR").unwrap_err()).contains("not a solution")
+    );
     assert!(msg(sokoban_wasm::check_solution(ROOM, "rrrr").unwrap_err()).contains("blocked"));
-    assert!(msg(sokoban_wasm::check_solution(ROOM, "ullddrRurruLLLr").unwrap_err()).contains("before the end"));
+    assert!(msg(sokoban_wasm::check_solution(ROOM, "ullddrRurruLLLr").unwrap_err())
+        .contains("before the end"));
     assert!(sokoban_wasm::check_solution("#@#", "u").is_err());
 }
 
@@ -353,4 +359,32 @@ fn formats_a_level() {
     assert!(link.starts_with("https://x.org/?w=7&h=5&lvl="), "{link}");
     assert!(sokoban_wasm::format_level(ROOM, "mf9", "").is_err());
     assert!(sokoban_wasm::format_level("#@#", "xsb", "").is_err());
+}
+
+#[wasm_bindgen_test]
+fn pull_mode_gives_a_forward_solution() {
+    use sokoban_wasm::PullSession;
+    let mut p = PullSession::new(ROOM).expect("level");
+    let v = p.view();
+    // The goals of the reverse game are where the level starts its boxes.
+    let goals = js_sys::Array::from(&get(&v, "goals"));
+    assert_eq!(goals.get(7 + 4).as_f64(), Some(1.0)); // (1,4), a box's start square
+    assert_eq!(goals.get(7 + 1).as_f64(), Some(0.0)); // (1,1), a goal of the level
+    assert_eq!(get(&v, "solved").as_bool(), Some(false));
+    for (d, pull) in [(0u8, true), (3, true), (1, true), (1, true), (1, true)] {
+        assert!(p.step(d, Some(pull)).is_some());
+    }
+    assert_eq!(p.history_lurd(), "ulRRR");
+    assert!(p.forward_lurd().is_none());
+    // The lower box by a drag: pull it from its goal (3,4) to (3,3).
+    let reach = p.box_reach(3 * 7 + 4);
+    assert!(reach.contains(&(3 * 7 + 3)));
+    let path = p.box_path(3 * 7 + 4, 3 * 7 + 3).expect("a pull path");
+    p.play_lurd(&path).expect("legal");
+    assert_eq!(get(&p.view(), "solved").as_bool(), Some(true));
+    let fwd = p.forward_lurd().expect("a forward solution");
+    let ok = sokoban_wasm::check_solution(ROOM, &fwd).expect("solves the level");
+    assert_eq!(get(&ok, "pushes").as_f64(), Some(4.0));
+    assert!(p.undo());
+    assert!(p.forward_lurd().is_none());
 }
