@@ -7,23 +7,11 @@
 //   ./build.sh build
 //   node bench/puzzle-wasm.mjs ../shared/puzzles/korf-100.csv --goal blank-first [--first N]
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { initSync, PuzzleSession, PuzzleTask, puzzleCacheBytes } from '../www/pkg/sokoban_wasm.js';
+import { PuzzleSession, PuzzleTask, puzzleCacheBytes } from '../www/pkg/sokoban_wasm.js';
+import { commandLine, loadWasm } from './cli.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-initSync({ module: readFileSync(join(here, '../www/pkg/sokoban_wasm_bg.wasm')) });
-
-const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : dflt;
-};
-const file = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
-if (!file) {
-  console.error('usage: node bench/puzzle-wasm.mjs FILE.csv [--goal blank-first|blank-last] [--first N] [--heuristic auto|pdb|lc|manhattan]');
-  process.exit(2);
-}
+loadWasm();
+const { opt, file } = commandLine('node bench/puzzle-wasm.mjs FILE.csv [--goal blank-first|blank-last] [--first N] [--heuristic auto|pdb|lc|manhattan]');
 const goal = opt('goal', 'blank-last');
 const first = Number(opt('first', '1000000'));
 const heuristic = opt('heuristic', 'auto');

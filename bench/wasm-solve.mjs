@@ -11,23 +11,11 @@
 // so that V8 has compiled the solver with its optimizing tier before the timed levels (the
 // page's worker compiles once and keeps the module).
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { initSync, parse, Session, SolverTask } from '../www/pkg/sokoban_wasm.js';
+import { parse, Session, SolverTask } from '../www/pkg/sokoban_wasm.js';
+import { commandLine, loadWasm } from './cli.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-initSync({ module: readFileSync(join(here, '../www/pkg/sokoban_wasm_bg.wasm')) });
-
-const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : dflt;
-};
-const file = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
-if (!file) {
-  console.error('usage: node bench/wasm-solve.mjs FILE [--mode optimal|fast] [--timeout S] [--levels A-B|A,B,...] [--memory MIB] [--warmup N]');
-  process.exit(2);
-}
+loadWasm();
+const { opt, file } = commandLine('node bench/wasm-solve.mjs FILE [--mode optimal|fast] [--timeout S] [--levels A-B|A,B,...] [--memory MIB] [--warmup N]');
 const timeoutMs = Number(opt('timeout', '10')) * 1000;
 const mode = opt('mode', 'optimal');
 // The CLI's defaults: a 256 MiB table for the optimal search, 1024 MiB for the fast one.

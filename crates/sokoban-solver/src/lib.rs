@@ -22,6 +22,7 @@ pub mod fast;
 pub mod fixed;
 pub mod goal_reach;
 pub mod groups;
+pub mod pairs;
 pub mod problem;
 pub mod search;
 pub mod stuck;
@@ -268,6 +269,7 @@ impl Solver {
             Mode::Optimal => {
                 let mut engine = Engine::new(p, player, &cboxes, bytes);
                 engine.enable_groups();
+                engine.enable_pairs();
                 Search::Optimal(Box::new(engine))
             }
             Mode::Fast => {

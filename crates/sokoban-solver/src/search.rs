@@ -105,6 +105,8 @@ pub struct Stats {
     /// those cut the other boxes off from the empty goals.
     pub fixed_checks: u64,
     pub fixed_deadlocks: u64,
+    /// Pushes cut by the two-box deadlock table.
+    pub pair_deadlocks: u64,
     /// Searches of single groups run for the group bound, and their nodes.
     pub group_searches: u64,
     pub group_nodes: u64,
@@ -152,6 +154,8 @@ pub struct Engine {
     corral_pushes: Vec<(u16, u8)>,
     corral_search: CorralSearch,
     fixed: FixedGoals,
+    /// The two-box deadlock table, when enabled.
+    pairs: Option<crate::pairs::PairTable>,
     /// The group bound (see [`Groups`]), when enabled and the boxes form several groups.
     groups: Option<Groups>,
     /// Zobrist hash of each group's box squares.
@@ -247,6 +251,7 @@ impl Engine {
             corral_pushes: Vec::new(),
             corral_search: CorralSearch::new(&p),
             fixed: FixedGoals::new(&p),
+            pairs: None,
             groups: None,
             group_hash: Vec::new(),
             group_cost: Vec::new(),
@@ -270,6 +275,14 @@ impl Engine {
         let goals = p.goals.iter().map(|&g| p.parity[g as usize] as u32).sum::<u32>();
         let boxes = boxes.iter().map(|&b| p.parity[b as usize] as u32).sum::<u32>();
         Some((goals + boxes) & 1)
+    }
+
+    /// Cut positions holding a pair of boxes that cannot be solved even alone (see
+    /// [`crate::pairs`]). Returns the dead pairs found (dead for any player square, for
+    /// some), `None` when the board is too large for the table.
+    pub fn enable_pairs(&mut self) -> Option<(usize, usize)> {
+        self.pairs = crate::pairs::PairTable::new(&self.p);
+        self.pairs.as_ref().map(|t| t.dead_pairs)
     }
 
     /// Add the group bound (see [`Groups`]) when the boxes of the start position form
@@ -917,6 +930,13 @@ impl Engine {
                         self.unapply(c.box_id, from, before);
                         continue;
                     }
+                }
+                let box_at = &self.box_at;
+                let has_box = |s: u16| box_at[s as usize] != NONE;
+                if self.pairs.as_ref().is_some_and(|t| t.dead_with(to, has_box, self.player)) {
+                    self.stats.pair_deadlocks += 1;
+                    self.unapply(c.box_id, from, before);
+                    continue;
                 }
                 let norm = self.flood();
                 let key = self.key(norm);

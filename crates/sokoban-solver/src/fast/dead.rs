@@ -8,7 +8,9 @@ use crate::corral::{Corrals, Verdict};
 use crate::corral_deadlock::CorralSearch;
 use crate::deadlock::freeze_status;
 use crate::fixed::FixedGoals;
+use crate::pairs::PairTable;
 use crate::problem::{Problem, INF_DIST, NONE};
+use std::sync::Arc;
 
 use super::board::State;
 
@@ -26,10 +28,14 @@ pub struct DeadTests {
     unmatched: Vec<u32>,
     visited: Vec<u32>,
     visit_stamp: u32,
+    /// The two-box deadlock table.
+    pairs: Option<Arc<PairTable>>,
+    /// Moves cut by the table.
+    pub pair_cuts: u64,
 }
 
 impl DeadTests {
-    pub fn new(p: &Problem) -> DeadTests {
+    pub fn new(p: &Problem, pairs: Option<Arc<PairTable>>) -> DeadTests {
         let ng = p.goals.len();
         DeadTests {
             walls: Vec::with_capacity(16),
@@ -42,6 +48,8 @@ impl DeadTests {
             unmatched: Vec::new(),
             visited: vec![0; ng],
             visit_stamp: 0,
+            pairs,
+            pair_cuts: 0,
         }
     }
 
@@ -50,6 +58,10 @@ impl DeadTests {
         let has_box = |s: u16| st.box_at[s as usize] != NONE;
         let (frozen, off_goal) = freeze_status(p, &mut self.walls, &has_box, to);
         if frozen && (off_goal || self.fixed.deadlocked(p, &st.boxes, &st.box_at)) {
+            return true;
+        }
+        if self.pairs.as_ref().is_some_and(|t| t.dead_with(to, has_box, st.player)) {
+            self.pair_cuts += 1;
             return true;
         }
         self.corral_dead(p, st, to) || !self.matchable(p, st)

@@ -27,6 +27,7 @@ use super::dead::DeadTests;
 use super::features::{FeatureScratch, Features, Hotspots, Rooms};
 use super::plan::Plan;
 use super::score::{Rank, Score, Scorer};
+use crate::pairs::PairTable;
 use crate::problem::{AreaFlood, Keyed, Problem, INF_DIST, NONE};
 use crate::stuck::{Patterns, StuckSearch, Verdict, SEARCH_LIMIT};
 
@@ -166,6 +167,8 @@ pub struct Analysis {
     /// Which boxes block which (the scored strategy's hotspots); `None` on boards too
     /// large.
     pub hotspots: Option<Hotspots>,
+    /// The two-box deadlock table (`None` on boards too large for it).
+    pub pairs: Option<Arc<PairTable>>,
 }
 
 impl Analysis {
@@ -180,7 +183,8 @@ impl Analysis {
         }
         let rooms = Arc::new(Rooms::new(&p));
         let hotspots = Hotspots::new(&p);
-        Analysis { p, layout, plan, rooms, nearest, goal_no, hotspots }
+        let pairs = if flag("nopairs") { None } else { PairTable::new(&p).map(Arc::new) };
+        Analysis { p, layout, plan, rooms, nearest, goal_no, hotspots, pairs }
     }
 }
 
@@ -253,7 +257,7 @@ impl Fess {
             st: State::new(&p, &a.layout),
             gen: MoveGen::new(&a.layout),
             feats: FeatureScratch::new(&p, &a.rooms),
-            dead: DeadTests::new(&p),
+            dead: DeadTests::new(&p, a.pairs.clone()),
             stuck: StuckSearch::new(&p),
             patterns: Patterns::new(&p),
             nb,

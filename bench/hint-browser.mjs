@@ -1,0 +1,58 @@
+// Time to the first Hint in the browser: headless Chromium (Debian's, through
+// playwright-core) opens the page, pastes each level, presses Hint on the start position
+// and waits until the page gives the hint (the fast search ran in the page's worker, its
+// solution was replayed by the rules engine, and the walk to the push starts). One fresh
+// page per level, so every hint is a new search and includes the worker's start.
+//
+//   ./build.sh build
+//   node bench/hint-browser.mjs ../shared/levels/xsokoban-90.xsb [--levels 1,2,5 | --solved native.csv] [--timeout 60]
+//
+// --solved takes a `sokoban solve --csv` file and times the levels it solved. Prints
+// `level,status,ms` and, on standard error, the median time over the hints given.
+import { readFileSync } from 'node:fs';
+import { startApp, openPage, pasteText } from '../tests/e2e/helpers.mjs';
+import { parse } from '../www/pkg/sokoban_wasm.js';
+import { commandLine, loadWasm } from './cli.mjs';
+
+loadWasm();
+const { opt, file } = commandLine('node bench/hint-browser.mjs FILE [--levels A,B,...] [--solved native.csv] [--timeout S]');
+const timeoutMs = Number(opt('timeout', '60')) * 1000;
+const levels = parse(readFileSync(file, 'utf8')).levels;
+let wanted = levels.map((_, i) => i + 1);
+if (opt('levels')) wanted = opt('levels').split(',').map(Number);
+if (opt('solved')) {
+  wanted = readFileSync(opt('solved'), 'utf8').split('\n').slice(1)
+    .map((l) => l.split(',')).filter((c) => c[1] === 'solved').map((c) => Number(c[0]));
+}
+
+const app = await startApp();
+const times = [];
+console.log('level,status,ms');
+try {
+  for (const n of wanted) {
+    const page = await openPage(app);
+    await pasteText(page, levels[n - 1].xsb);
+    await page.waitForFunction(() => /Loaded/.test(document.querySelector('#status').textContent));
+    await page.evaluate((s) => { document.querySelector('#s-limit').value = s; }, String(timeoutMs / 1000));
+    const t0 = Date.now();
+    await page.getByRole('button', { name: 'Hint', exact: true }).click();
+    let status = 'hint';
+    try {
+      await page.waitForFunction(
+        () => /Hint: the next push/.test(document.querySelector('#s-state').textContent),
+        null,
+        { timeout: timeoutMs + 5000, polling: 20 },
+      );
+    } catch {
+      status = 'none';
+    }
+    const ms = Date.now() - t0;
+    if (status === 'hint') times.push(ms);
+    console.log(`${n},${status},${ms}`);
+    await page.context().close();
+  }
+} finally {
+  await app.close();
+}
+times.sort((a, b) => a - b);
+console.error(`${times.length} of ${wanted.length} hints; median ${times[times.length >> 1] ?? '-'} ms (Chromium, page worker)`);
