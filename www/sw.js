@@ -33,6 +33,7 @@ const APP = [
   'js/solver-client.js',
   'js/solver-panel.js',
   'js/solver-worker.js',
+  'js/theme.js',
 ];
 
 self.addEventListener('install', (e) => {

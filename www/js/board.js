@@ -4,7 +4,7 @@
 // being dragged, deadlocked boxes). Test hooks: the canvas carries data-cols, data-rows,
 // data-cell-size, data-offset-x and data-offset-y (CSS pixels), updated on every layout.
 
-const C = {
+const STANDARD = {
   floor: '#efe6d2',
   floorLine: 'rgba(120, 95, 60, 0.10)',
   wall: '#5a6577',
@@ -24,7 +24,42 @@ const C = {
   select: '#2563eb',
   dead: '#e0243a',
   blank: 'rgba(128, 128, 128, 0.28)',
+  boxMark: null, // a mark drawn on a box on a goal (high contrast only)
 };
+
+// High contrast and colour-blind safe (Okabe–Ito colours, told apart by lightness too):
+// black walls on white floor, boxes orange, boxes on goals dark blue with a white tick,
+// goals a black ring, the player vermilion.
+const CONTRAST = {
+  ...STANDARD,
+  floor: '#ffffff',
+  floorLine: 'rgba(0, 0, 0, 0.25)',
+  wall: '#000000',
+  wallLight: '#000000',
+  wallDark: '#000000',
+  goal: '#000000',
+  goalSoft: 'rgba(0, 0, 0, 0.18)',
+  box: ['#f5b93a', '#e69f00'],
+  boxEdge: '#000000',
+  boxOn: ['#1a7fc4', '#0072b2'],
+  boxOnEdge: '#000000',
+  player: ['#f07a3a', '#d55e00'],
+  playerEdge: '#000000',
+  reach: 'rgba(0, 158, 115, 0.25)',
+  reachDot: '#009e73',
+  target: 'rgba(0, 158, 115, 0.5)',
+  select: '#0072b2',
+  dead: '#d55e00',
+  blank: 'rgba(0, 0, 0, 0.3)',
+  boxMark: '#ffffff',
+};
+
+let C = STANDARD;
+
+/** Choose the board's colours: 'standard' or 'contrast'. */
+export function setPalette(name) {
+  C = name === 'contrast' ? CONTRAST : STANDARD;
+}
 
 const DIRS = [[0, -1], [1, 0], [0, 1], [-1, 0]]; // up, right, down, left as [dx, dy]
 
@@ -238,6 +273,16 @@ export class Board {
     ctx.strokeStyle = 'rgba(255, 255, 255, 0.35)';
     roundRect(ctx, x + c * 0.22, y + c * 0.22, c * 0.56, c * 0.56, c * 0.08);
     ctx.stroke();
+    if (onGoal && C.boxMark) {
+      // A tick: a box on a goal is told apart by shape, not only by colour.
+      ctx.strokeStyle = C.boxMark;
+      ctx.lineWidth = Math.max(2, c * 0.09);
+      ctx.beginPath();
+      ctx.moveTo(x + c * 0.3, y + c * 0.52);
+      ctx.lineTo(x + c * 0.45, y + c * 0.66);
+      ctx.lineTo(x + c * 0.7, y + c * 0.36);
+      ctx.stroke();
+    }
   }
 
   player(x, y, c, facing) {

@@ -20,6 +20,7 @@ import * as progress from './progress.js';
 import { renderProgress, scoreText } from './progress-panel.js';
 import { registerOffline } from './offline.js';
 import { initHelp } from './help.js';
+import { initTheme, reducedMotion } from './theme.js';
 import { editorActive, editorText, initEditor, openEditor } from './editor.js';
 
 const $ = (id) => document.getElementById(id);
@@ -555,6 +556,7 @@ const walk = new Playback({
   onEnd: (why) => {
     endGroup();
     if (why === 'blocked') walk.stop();
+    announce();
   },
 });
 const replay = new Playback({
@@ -565,6 +567,7 @@ const replay = new Playback({
     if (why === 'blocked') status(`Replay stopped: move ${i + 1} is blocked.`, 'error');
     else if (!state.view.solved) status('Replay finished.');
     updateReplayUi();
+    announce();
   },
 });
 
@@ -599,7 +602,15 @@ function act(fn) {
     interrupt();
     fn(arg);
     render();
+    announce();
   };
+}
+
+/** Say the counters in the (visually hidden) live region, after an action ends. */
+function announce() {
+  const v = state.view;
+  const [one, many] = state.pull ? ['pull', 'pulls'] : ['push', 'pushes'];
+  $('announce').textContent = `${plural(v.moves, 'move', 'moves')}, ${plural(v.pushes, one, many)}, ${v.boxesOnGoals} of ${v.boxCount} boxes ${state.pull ? 'back at the start' : 'on goals'}.`;
 }
 
 const actions = {
@@ -699,6 +710,7 @@ function animate(lurd) {
   walk.load(lurd, WALK_MS);
   state.session.beginGroup();
   walk.play();
+  if (reducedMotion()) walk.finish(); // no animation: the walk or drag happens at once
 }
 
 // ---------------------------------------------------------------- replay
@@ -1350,6 +1362,7 @@ async function main() {
     chart: $('s-chart'),
   });
   initHelp(); // first: its key handler runs before the modes'
+  initTheme(() => state.view && draw());
   attachInput($('board'), board, actions);
   wireUi();
   panel.reset(solveMode());
