@@ -9,7 +9,7 @@
 //! This module also holds the run-length printer for levels ([`to_rle`]) and the parser of one
 //! board line (XSB characters, counts, groups and `|` row breaks).
 
-use crate::board::{Level, Position};
+use crate::board::{Level, Position, MAX_COLS, MAX_ROWS};
 use crate::error::{Error, ErrorKind, Result};
 use crate::grid::{Grid, Tile};
 
@@ -204,6 +204,20 @@ pub(crate) fn board_rows(
     budget: &mut usize,
     loc: &dyn Fn(usize) -> String,
 ) -> Result<Vec<Vec<Tile>>> {
+    // A line longer than this many characters cannot be a board: every square of the
+    // largest board, each row's '|', and a count before every square still fit. Refused
+    // at once instead of expanded (a 10 MB line of walls took 0.4 s).
+    let most = 4 * (MAX_COLS + 1) * MAX_ROWS;
+    let len = line.trim_end().len();
+    if len > most {
+        return Err(Error::new(
+            ErrorKind::TooLarge,
+            format!(
+                "a board line of {len} characters {} is too long: a level has at most {MAX_COLS} x {MAX_ROWS} squares",
+                loc(0)
+            ),
+        ));
+    }
     let items: Vec<(usize, char)> = line.trim_end().chars().enumerate().collect();
     let cells = expand(&items, budget, |c| match c {
         '|' => Some(None),
