@@ -11,8 +11,10 @@ use sokoban_core::{lurd, Cell, Dir, Game, Level, Move, Position};
 use sokoban_path::BoxSearch;
 use sokoban_solver::{Clock, Limit, Mode, Options, Status, Step};
 
+mod gen;
 mod pull;
 mod puzzle;
+pub use gen::GeneratorTask;
 pub use pull::PullSession;
 pub use puzzle::{puzzle_cache_bytes, PuzzleSession, PuzzleTask};
 
