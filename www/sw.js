@@ -18,6 +18,7 @@ const APP = [
   'pkg/sokoban_wasm_bg.wasm',
   'js/board.js',
   'js/editor.js',
+  'js/generator.js',
   'js/help.js',
   'js/input.js',
   'js/level-list.js',

@@ -22,6 +22,7 @@ import { registerOffline } from './offline.js';
 import { initHelp } from './help.js';
 import { initTheme, reducedMotion } from './theme.js';
 import { editorActive, editorText, initEditor, openEditor } from './editor.js';
+import { initGenerator, openGenLink } from './generator.js';
 
 const $ = (id) => document.getElementById(id);
 const SPEEDS = [1, 2, 4, 8, 15, 30, 60, 120]; // replay moves per second
@@ -1300,6 +1301,16 @@ function openFirstLevel() {
   if (urlError === null) return;
   openSavedOrBuiltIn();
   if (urlError) status(urlError, 'error');
+  else openGenLink(); // a ?gen= link: the generated level replaces this one when ready
+}
+
+/** A level from the generator (generator.js): opened alone, like a pasted level. */
+function openGenerated(xsb, title) {
+  clearUrlLevel();
+  state.collection = null;
+  io.saveCollection(null);
+  openLevel(xsb, title);
+  status(`Opened a new generated level: ${title.replace(/^Generated /, '')}.`);
 }
 
 /** Open the level the page address names: null when opened, else the error or ''. */
@@ -1366,11 +1377,17 @@ async function main() {
   attachInput($('board'), board, actions);
   wireUi();
   panel.reset(solveMode());
+  initGenerator({
+    openGenerated,
+    replaySolution: (lurd) => replayFromStart(lurd, 'the generated level\'s solution'),
+    share,
+  });
   openFirstLevel();
   // For tests and the curious: read-only access to the game state.
   window.app = {
     view: () => state.session.view(),
     history: () => state.session.historyLurd(),
+    levelXsb: () => state.session.levelXsb(),
     busy: () => walk.active || replay.playing || solving(),
     searches: () => searches,
     editorText: () => editorText(),

@@ -1,14 +1,16 @@
 // solver-worker.js — module Web Worker that runs the wasm SolverTask (the fast search or
-// the push-optimal IDA*, as `options.mode` says) or, for a sliding-tile puzzle, the
-// PuzzleTask, in 50 ms slices, posting every progress message, and yields to its event
+// the push-optimal IDA*, as `options.mode` says), for a sliding-tile puzzle the PuzzleTask,
+// or the level generator's GeneratorTask, in 50 ms slices, posting every progress message, and yields to its event
 // loop between slices so that a {type: 'cancel'} message can arrive. The puzzle's pattern
 // databases stay in this worker's wasm memory between solves. Protocol (see
 // solver-client.js):
 //   in:  {type: 'solve', id, level, player, boxes, options}
 //        | {type: 'solve', id, puzzle: {tiles, width, height, goal}, options}
+//        | {type: 'solve', id, generate: {width, height, boxes, seed}}
 //        | {type: 'cancel', id}
 //   out: {id, type: 'progress' | 'solved' | 'unsolvable' | 'limit' | 'cancelled' | 'error', ...}
-import init, { PuzzleTask, SolverTask } from '../pkg/sokoban_wasm.js';
+//        (the generator ends with 'generated' | 'cancelled' | 'error')
+import init, { GeneratorTask, PuzzleTask, SolverTask } from '../pkg/sokoban_wasm.js';
 
 const ready = init();
 let current = null; // the running job: {id, cancel}
@@ -43,9 +45,10 @@ async function run(m) {
   try {
     await ready;
     const p = m.puzzle;
-    task = p
-      ? new PuzzleTask(p.tiles, p.width ?? 0, p.height ?? 0, p.goal, m.options ?? {})
-      : new SolverTask(m.level, m.player, Uint32Array.from(m.boxes), m.options ?? {});
+    const g = m.generate;
+    if (g) task = new GeneratorTask(g.width, g.height, g.boxes, String(g.seed));
+    else if (p) task = new PuzzleTask(p.tiles, p.width ?? 0, p.height ?? 0, p.goal, m.options ?? {});
+    else task = new SolverTask(m.level, m.player, Uint32Array.from(m.boxes), m.options ?? {});
     // A first, zero-length slice: the page sees the search's set-up read-out (its memory
     // budget, the boxes to pack) at once, even when the search then takes only a moment.
     let msg = task.step(0);
