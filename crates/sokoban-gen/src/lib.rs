@@ -33,10 +33,18 @@ pub const MAX_SIZE: usize = 30;
 pub const MAX_BOXES: usize = 20;
 /// Up to this many boxes the difficulty is the push-optimal solution's pushes.
 pub const OPTIMAL_MAX_BOXES: usize = 4;
-/// Candidates proved by the solver before the hardest is chosen.
+/// Candidates proved by the solver before the hardest is chosen, at most; fewer on big
+/// levels with many boxes (see [`candidates`]).
 pub const CANDIDATES: usize = 100;
-/// Candidates built at most (some fail to be made or proved within the limit).
-pub const MAX_ATTEMPTS: usize = 300;
+
+/// Candidates to prove for a request: [`CANDIDATES`] up to about 15×15 with 8 boxes, then
+/// fewer as boxes × inside squares grow (each costs the solver more), at least 8. Three
+/// times as many may be built (some fail to be made or proved within the limit).
+pub fn candidates(req: &Request) -> usize {
+    let work =
+        req.boxes.max(1) * (req.width.saturating_sub(2) * req.height.saturating_sub(2)).max(1);
+    (150_000 / work).clamp(8, CANDIDATES)
+}
 /// Node limit of the push-optimal search per candidate.
 pub const OPTIMAL_NODES: u64 = 400_000;
 /// Move limit of the fast search per candidate.
@@ -230,6 +238,7 @@ pub struct Generator {
     request: Request,
     rng: Rng,
     mode: Mode,
+    wanted: usize,
     attempts: usize,
     proved: usize,
     nodes: u64,
@@ -248,6 +257,7 @@ impl Generator {
             request,
             rng: Rng::new(request.seed ^ 0x5eed_50c0_ba11_0000),
             mode,
+            wanted: candidates(&request),
             attempts: 0,
             proved: 0,
             nodes: 0,
@@ -267,7 +277,7 @@ impl Generator {
         GenProgress {
             attempts: self.attempts,
             proved: self.proved,
-            wanted: CANDIDATES,
+            wanted: self.wanted,
             best_pushes: self.best.as_ref().map(|g| g.difficulty.pushes),
             nodes: self.nodes,
             elapsed_ms: self.t0.map_or(0.0, |t| clock.now_ms() - t),
@@ -284,7 +294,7 @@ impl Generator {
         let end = start + slice_ms;
         loop {
             if self.current.is_none() {
-                if self.proved >= CANDIDATES || self.attempts >= MAX_ATTEMPTS {
+                if self.proved >= self.wanted || self.attempts >= 3 * self.wanted {
                     return GenStep::Done(self.finish());
                 }
                 self.next_candidate();
@@ -685,6 +695,8 @@ mod tests {
         assert_eq!(parse_spec("10x10-4-7").unwrap(), req(10, 10, 4, 7));
         assert_eq!(parse_spec("9x12-2-hello").unwrap().seed, seed_from_text("hello"));
         assert_eq!(req(10, 10, 4, 7).spec(), "10x10-4-7");
+        assert_eq!(candidates(&req(15, 15, 8, 1)), CANDIDATES);
+        assert_eq!(candidates(&req(30, 30, 20, 1)), 9);
     }
 
     #[test]
