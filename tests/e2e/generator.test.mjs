@@ -1,7 +1,8 @@
 // The level generator: a fixed seed gives the same level twice (from the form and from a
 // ?gen= link), the level is proved solvable (its solution replays to solved on the board)
 // and shows its difficulty; a request with more boxes than fit is refused with a clear
-// message and changes nothing. Saves generator.png and generator-phone.png.
+// message and changes nothing; Stop cancels a long generation. Saves generator.png and
+// generator-phone.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertNoErrors, openPage, settle, shot, useApp, view } from './helpers.mjs';
@@ -74,6 +75,25 @@ test('more boxes than fit: a clear message, and nothing changes', async () => {
   assert.equal(await xsb(page), before);
   const small = await generate(page, 3, 10, 1, 1);
   assert.match(small, /width must be from 5 to 30/);
+  assert.equal(await xsb(page), before);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('a long generation shows progress and Stop cancels it, the board unchanged', async () => {
+  const page = await openPage(app);
+  const before = await xsb(page);
+  await page.fill('#gen-w', '30');
+  await page.fill('#gen-h', '30');
+  await page.fill('#gen-boxes', '20');
+  await page.fill('#gen-seed', '1');
+  await button(page, 'Generate').click();
+  await page.waitForFunction(() => /candidates proved solvable/.test(document.getElementById('gen-state').textContent), null, { timeout: 30000 });
+  // The page answers while the worker generates.
+  assert.equal(await page.evaluate(() => 1 + 1), 2);
+  await button(page, 'Stop').click();
+  await page.waitForFunction(() => !document.getElementById('gen-go').disabled, null, { timeout: 10000 });
+  assert.match(await page.textContent('#gen-state'), /Cancelled; the level on the board is unchanged/);
   assert.equal(await xsb(page), before);
   assertNoErrors(page);
   await page.context().close();
