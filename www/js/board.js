@@ -1,8 +1,11 @@
 // board.js — draws a level on a canvas: crisp at any devicePixelRatio, fitted to the
 // canvas's CSS box, and maps pointer positions to squares. It knows nothing about the
 // rules; it draws a `view` from Session.view() plus overlays (box reach, selection, a box
-// being dragged, deadlocked boxes). Test hooks: the canvas carries data-cols, data-rows,
-// data-cell-size, data-offset-x and data-offset-y (CSS pixels), updated on every layout.
+// being dragged, deadlocked boxes). It zooms (about a point) and pans: the level fits the
+// canvas by default, zoomed in it scrolls and follows the player. Test hooks: the canvas
+// carries data-cols, data-rows, data-cell-size, data-offset-x and data-offset-y (CSS
+// pixels; the offset is negative when the level is scrolled) and data-zoom (1 = fit),
+// updated on every layout, zoom and pan.
 
 const STANDARD = {
   floor: '#efe6d2',
@@ -77,6 +80,9 @@ export function fitCanvas(canvas) {
   return { w, h, dpr, rect };
 }
 
+const MAX_CELL = 128; // CSS pixels: the largest square zooming in reaches
+const FOLLOW_MARGIN = 2; // squares kept between the player and the edge of the view
+
 export class Board {
   constructor(canvas) {
     this.canvas = canvas;
@@ -87,30 +93,129 @@ export class Board {
     this.cell = 0; // device pixels
     this.ox = 0; // device pixels
     this.oy = 0;
+    this.w = 1; // backing store size, device pixels
+    this.h = 1;
+    this.fitCell = 0; // the square size that fits the whole level (device pixels)
+    this.zoom = 1; // cell / fitCell; 1 = fit to the window
+    this.followed = -1; // the square the view last followed
   }
 
-  /** Size the backing store to the canvas's CSS box and fit `cols` x `rows` squares in it. */
+  /**
+   * Size the backing store to the canvas's CSS box and fit `cols` x `rows` squares in it.
+   * A new size of level starts fitted; the same level keeps its zoom and the square at the
+   * middle of the view (a resize, a rotated phone).
+   */
   layout(cols, rows) {
     const canvas = this.canvas;
+    const oldW = this.w, oldH = this.h, oldCell = this.cell;
     const { w, h, dpr } = fitCanvas(canvas);
+    const same = cols === this.cols && rows === this.rows && oldCell > 0;
+    const mid = same ? [(oldW / 2 - this.ox) / oldCell, (oldH / 2 - this.oy) / oldCell] : null;
     this.dpr = dpr;
+    this.w = w;
+    this.h = h;
     this.cols = cols;
     this.rows = rows;
-    const cell = Math.max(2, Math.floor(Math.min(w / cols, h / rows, 72 * dpr)));
-    this.cell = cell;
-    this.ox = Math.floor((w - cell * cols) / 2);
-    this.oy = Math.floor((h - cell * rows) / 2);
-    const d = canvas.dataset;
-    d.cols = cols;
-    d.rows = rows;
-    d.cellSize = round3(cell / dpr);
+    this.fitCell = Math.max(2, Math.floor(Math.min(w / cols, h / rows, 72 * dpr)));
+    if (!same) {
+      this.zoom = 1;
+      this.followed = -1;
+    }
+    this.cell = this.cellFor(this.zoom);
+    if (mid) {
+      this.ox = w / 2 - mid[0] * this.cell;
+      this.oy = h / 2 - mid[1] * this.cell;
+    }
+    this.clamp();
+  }
+
+  /** The square size for a zoom factor, within fit .. MAX_CELL (device pixels, whole). */
+  cellFor(zoom) {
+    const max = Math.max(this.fitCell, Math.round(MAX_CELL * this.dpr));
+    return Math.max(this.fitCell, Math.min(max, Math.round(this.fitCell * zoom)));
+  }
+
+  /** True when zoomed in beyond fitting the whole level. */
+  get zoomed() {
+    return this.cell > this.fitCell;
+  }
+
+  /**
+   * Keep the board in view: centred along an axis where it is smaller than the canvas,
+   * else covering the canvas (no empty band on one side). Then publish the test hooks.
+   */
+  clamp() {
+    const fix = (o, size, room) => (size <= room ? Math.floor((room - size) / 2) : Math.min(0, Math.max(room - size, o)));
+    this.ox = fix(this.ox, this.cell * this.cols, this.w);
+    this.oy = fix(this.oy, this.cell * this.rows, this.h);
+    const d = this.canvas.dataset;
+    const dpr = this.dpr;
+    d.cols = this.cols;
+    d.rows = this.rows;
+    d.cellSize = round3(this.cell / dpr);
     d.offsetX = round3(this.ox / dpr);
     d.offsetY = round3(this.oy / dpr);
+    d.zoom = round3(this.cell / this.fitCell);
+  }
+
+  /**
+   * Zoom by `factor` about a point (client coordinates; the middle of the canvas when
+   * omitted): the square under it stays under it. Returns true when the size changed.
+   */
+  zoomBy(factor, clientX, clientY) {
+    if (!this.cols) return false;
+    const p = clientX === undefined ? { x: this.w / 2, y: this.h / 2 } : this.toDevice(clientX, clientY);
+    const u = (p.x - this.ox) / this.cell, v = (p.y - this.oy) / this.cell;
+    let cell = this.cellFor((this.cell / this.fitCell) * factor);
+    // A small factor still moves at least one device pixel.
+    if (cell === this.cell && factor !== 1) cell = this.cellFor((this.cell + Math.sign(factor - 1)) / this.fitCell);
+    if (cell === this.cell) return false;
+    this.cell = cell;
+    this.zoom = cell / this.fitCell;
+    this.ox = p.x - u * cell;
+    this.oy = p.y - v * cell;
+    this.clamp();
+    return true;
+  }
+
+  /** Back to the whole level in the window. */
+  fit() {
+    this.zoom = 1;
+    this.cell = this.fitCell;
+    this.clamp();
+  }
+
+  /** Move the view by a pointer's travel (client pixels). */
+  panBy(dx, dy) {
+    const rect = this.canvas.getBoundingClientRect();
+    const s = this.canvas.width / Math.max(1, rect.width);
+    this.ox += dx * s;
+    this.oy += dy * s;
+    this.clamp();
+  }
+
+  /**
+   * Keep `square` (the player) in view: when it has moved since the last call and is within
+   * FOLLOW_MARGIN squares of an edge of the view (or outside it), scroll just enough.
+   */
+  follow(square) {
+    if (square < 0 || square === this.followed || !this.cols) return;
+    this.followed = square;
+    if (!this.zoomed) return;
+    const c = this.cell;
+    const m = Math.min(FOLLOW_MARGIN * c, Math.max(0, (Math.min(this.w, this.h) - c) / 2));
+    const x = this.ox + (square % this.cols) * c, y = this.oy + Math.floor(square / this.cols) * c;
+    if (x < m) this.ox += m - x;
+    else if (x + c > this.w - m) this.ox -= x + c - (this.w - m);
+    if (y < m) this.oy += m - y;
+    else if (y + c > this.h - m) this.oy -= y + c - (this.h - m);
+    this.clamp();
   }
 
   /** The square under a pointer (client coordinates), or -1 off the board. */
   squareAt(clientX, clientY) {
     const p = this.toDevice(clientX, clientY);
+    if (p.x < 0 || p.y < 0 || p.x >= this.w || p.y >= this.h) return -1; // outside the view
     const col = Math.floor((p.x - this.ox) / this.cell);
     const row = Math.floor((p.y - this.oy) / this.cell);
     if (col < 0 || row < 0 || col >= this.cols || row >= this.rows) return -1;
@@ -138,7 +243,15 @@ export class Board {
     const W = view.width;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
-    const at = (sq) => [this.ox + (sq % W) * c, this.oy + Math.floor(sq / W) * c];
+    // Offsets may be fractional while panning; squares are drawn on whole pixels.
+    const ox = Math.round(this.ox), oy = Math.round(this.oy);
+    const at = (sq) => [ox + (sq % W) * c, oy + Math.floor(sq / W) * c];
+    // Zoomed in, only the squares in view are drawn (a 100x100 level stays quick).
+    const cw = this.canvas.width, ch = this.canvas.height;
+    const off = (sq) => {
+      const x = ox + (sq % W) * c, y = oy + Math.floor(sq / W) * c;
+      return x + c < 0 || y + c < 0 || x > cw || y > ch;
+    };
     const isWall = (r, col) =>
       r >= 0 && col >= 0 && r < view.height && col < W && view.cells[r * W + col] === 1;
 
@@ -146,14 +259,14 @@ export class Board {
       ctx.strokeStyle = C.blank;
       ctx.lineWidth = 1;
       for (let sq = 0; sq < view.cells.length; sq++) {
-        if (view.cells[sq] !== 0) continue;
+        if (view.cells[sq] !== 0 || off(sq)) continue;
         const [x, y] = at(sq);
         ctx.strokeRect(x + 0.5, y + 0.5, c - 1, c - 1);
       }
     }
     // Floor and goals first, then walls with a bevel on their open sides.
     for (let sq = 0; sq < view.cells.length; sq++) {
-      if (view.cells[sq] !== 2) continue;
+      if (view.cells[sq] !== 2 || off(sq)) continue;
       const [x, y] = at(sq);
       ctx.fillStyle = C.floor;
       ctx.fillRect(x, y, c, c);
@@ -166,7 +279,7 @@ export class Board {
     const rad = c * 0.22;
     const edge = Math.max(1, Math.round(c * 0.07));
     for (let sq = 0; sq < view.cells.length; sq++) {
-      if (view.cells[sq] !== 1) continue;
+      if (view.cells[sq] !== 1 || off(sq)) continue;
       const [x, y] = at(sq);
       const r = Math.floor(sq / W), col = sq % W;
       const up = isWall(r - 1, col), down = isWall(r + 1, col);
@@ -208,7 +321,7 @@ export class Board {
 
     const dragFrom = ov.drag ? ov.drag.from : -1;
     for (let sq = 0; sq < view.boxes.length; sq++) {
-      if (!view.boxes[sq]) continue;
+      if (!view.boxes[sq] || off(sq)) continue;
       const [x, y] = at(sq);
       ctx.globalAlpha = sq === dragFrom ? 0.3 : 1;
       this.box(x, y, c, !!view.goals[sq]);

@@ -8,7 +8,7 @@
 // sliding-tile mode.
 import init, { checkSolution, formatLevel, levelKey, parse, PullSession, rleLurd, Session } from '../pkg/sokoban_wasm.js';
 import { Board } from './board.js';
-import { attachInput, isFormField } from './input.js';
+import { attachInput, isFormField, zoomBoard } from './input.js';
 import * as io from './levelio.js';
 import { Playback } from './replay.js';
 import { SolverClient } from './solver-client.js';
@@ -67,6 +67,7 @@ function status(text, kind = '') {
 // ---------------------------------------------------------------- drawing
 
 function draw() {
+  if (state.view.width === board.cols && state.view.height === board.rows) board.follow(state.view.player);
   board.draw(state.view, {
     reach: state.reach,
     target: state.target,
@@ -155,6 +156,8 @@ function openLevel(xsb, title) {
   state.facing = 2;
   state.wasSolved = true; // do not announce a level that was left solved
   fitBoardHeight(session.view());
+  board.fit(); // a level opens fitted to the window
+  board.followed = -1;
   const col = state.collection;
   const where = col ? `${col.title ? `${col.title} · ` : ''}${col.index + 1} of ${col.levels.length}` : '';
   $('level-title').textContent = [state.title, where].filter(Boolean).join(' — ') || 'Untitled level';
@@ -637,6 +640,8 @@ const actions = {
       draw();
     }
   },
+  zoom: (how) => zoomBoard(board, how, draw, state.view.player),
+  redraw: () => draw(),
   hasBox: (sq) => !!state.view.boxes[sq],
   click(sq) {
     const selected = state.selected;
@@ -1237,6 +1242,9 @@ function wireUi() {
   on('solve', () => runSolver('solve'));
   on('hint', () => runSolver('hint'));
   on('still-solvable', checkSolvable);
+  on('zoom-in', () => actions.zoom('in'));
+  on('zoom-out', () => actions.zoom('out'));
+  on('zoom-fit', () => actions.zoom('fit'));
   on('pull-mode', () => (state.pull ? leavePull() : enterPull()));
   on('s-replay', replayOffer);
   for (const r of document.querySelectorAll('input[name="s-mode"]')) {
