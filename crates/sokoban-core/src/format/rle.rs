@@ -218,7 +218,31 @@ pub(crate) fn board_rows(
             ),
         ));
     }
-    let items: Vec<(usize, char)> = line.trim_end().chars().enumerate().collect();
+    let line = line.trim_end();
+    if !line.bytes().any(|b| b.is_ascii_digit() || b == b'(' || b == b')') {
+        // Plain XSB (no counts, no groups): the squares as they stand, without expanding.
+        let mut rows = vec![Vec::with_capacity(line.len())];
+        for (i, c) in line.chars().enumerate() {
+            if c == '|' {
+                rows.push(Vec::new());
+            } else if let Some(t) = Tile::from_xsb(c) {
+                rows.last_mut().expect("at least one row").push(t);
+            } else {
+                let p = Problem::BadChar(c, i);
+                return Err(problem_error(
+                    p,
+                    ErrorKind::UnknownChar,
+                    ErrorKind::TooLarge,
+                    "squares",
+                    "",
+                    loc,
+                ));
+            }
+        }
+        rows.iter_mut().for_each(trim_floors);
+        return Ok(rows);
+    }
+    let items: Vec<(usize, char)> = line.chars().enumerate().collect();
     let cells = expand(&items, budget, |c| match c {
         '|' => Some(None),
         _ => Tile::from_xsb(c).map(Some),
