@@ -1,29 +1,8 @@
 //! The `sokoban` command: check, convert and solve on project-written levels, and (ignored,
 //! run with `--ignored`) check on the public collections in ../shared/levels when present.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-fn sokoban(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sokoban"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    if let Some(text) = stdin {
-        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
-    } else {
-        drop(child.stdin.take());
-    }
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::sokoban;
 
 const COLLECTION: &str = "\
 ; A tiny set written for the tests

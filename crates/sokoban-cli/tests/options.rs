@@ -2,31 +2,10 @@
 //! argument and suggest the right one, exit codes, JSON output, parallel solving in level
 //! order, old flag spellings. Levels written for the tests.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
+use common::sokoban;
 
 use serde_json::Value;
-
-fn sokoban(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sokoban"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    if let Some(text) = stdin {
-        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
-    } else {
-        drop(child.stdin.take());
-    }
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn write_temp(name: &str, text: &str) -> String {
     let dir = std::env::temp_dir().join(format!("sokoban-cli-options-{}", std::process::id()));

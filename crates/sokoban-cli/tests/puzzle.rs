@@ -1,24 +1,10 @@
 //! `sokoban puzzle`: the judge format, CSV in and out, goals, sizes and errors, on
 //! positions written for the tests.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 fn sokoban(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sokoban"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::sokoban(args, Some(stdin))
 }
 
 #[test]

@@ -208,9 +208,8 @@ impl Problem {
         p.comp = comp;
         p.side_class = sides;
         if with_components {
-            p.dead = (0..n)
-                .map(|s| (0..p.goals.len()).all(|j| p.dist[j * n + s] == INF_DIST))
-                .collect();
+            p.dead =
+                (0..n).map(|s| (0..p.goals.len()).all(|j| p.dist[j * n + s] == INF_DIST)).collect();
         }
         p
     }

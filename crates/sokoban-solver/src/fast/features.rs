@@ -204,25 +204,7 @@ impl FeatureScratch {
         self.next_stamps();
         let base = self.stamp;
         self.last_base = base;
-        let mut count = 0u32;
-        for s0 in 0..p.n {
-            if occupied[s0] || self.label[s0] >= base {
-                continue;
-            }
-            let id = base + count;
-            count += 1;
-            self.label[s0] = id;
-            self.stack.clear();
-            self.stack.push(s0 as u16);
-            while let Some(x) = self.stack.pop() {
-                for &y in &p.nbr[x as usize] {
-                    if y != NONE && !occupied[y as usize] && self.label[y as usize] < base {
-                        self.label[y as usize] = id;
-                        self.stack.push(y);
-                    }
-                }
-            }
-        }
+        let count = label_areas(p, occupied, &mut self.label, base, &mut self.stack, |_| {});
         self.stamp = base + count;
         count as u16
     }
@@ -264,4 +246,38 @@ impl FeatureScratch {
         }
         self.stamp += 1;
     }
+}
+
+/// Label the areas of free floor (`occupied` false) `base`, `base + 1`, ... (a label
+/// `>= base` means labelled already), calling `first(s)` with each area's first square, the
+/// smallest; returns how many areas there are.
+pub(crate) fn label_areas(
+    p: &Problem,
+    occupied: &[bool],
+    label: &mut [u32],
+    base: u32,
+    stack: &mut Vec<u16>,
+    mut first: impl FnMut(u16),
+) -> u32 {
+    let mut count = 0u32;
+    for s0 in 0..p.n {
+        if occupied[s0] || label[s0] >= base {
+            continue;
+        }
+        let id = base + count;
+        count += 1;
+        first(s0 as u16);
+        label[s0] = id;
+        stack.clear();
+        stack.push(s0 as u16);
+        while let Some(x) = stack.pop() {
+            for &y in &p.nbr[x as usize] {
+                if y != NONE && !occupied[y as usize] && label[y as usize] < base {
+                    label[y as usize] = id;
+                    stack.push(y);
+                }
+            }
+        }
+    }
+    count
 }

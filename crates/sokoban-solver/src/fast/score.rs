@@ -9,6 +9,7 @@
 use std::cmp::Reverse;
 
 use super::board::State;
+use super::features::label_areas;
 use super::fess::Analysis;
 use crate::problem::NONE;
 
@@ -177,25 +178,10 @@ impl Scorer {
         let base = self.stamp;
         self.base = base;
         self.area_min.clear();
-        for s0 in 0..p.n {
-            if occupied[s0] || self.label[s0] >= base {
-                continue;
-            }
-            let id = base + self.area_min.len() as u32;
-            self.area_min.push(s0 as u16);
-            self.label[s0] = id;
-            self.stack.clear();
-            self.stack.push(s0 as u16);
-            while let Some(x) = self.stack.pop() {
-                for &y in &p.nbr[x as usize] {
-                    if y != NONE && !occupied[y as usize] && self.label[y as usize] < base {
-                        self.label[y as usize] = id;
-                        self.stack.push(y);
-                    }
-                }
-            }
-        }
-        self.stamp = base + self.area_min.len() as u32;
+        let area_min = &mut self.area_min;
+        let count =
+            label_areas(p, occupied, &mut self.label, base, &mut self.stack, |s| area_min.push(s));
+        self.stamp = base + count;
         self.area_min.len() as u16
     }
 
