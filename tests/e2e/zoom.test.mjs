@@ -184,3 +184,59 @@ for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['pho
     await page.context().close();
   });
 }
+
+/** Send one CDP touch event with the fingers at `points` ([x, y] page pixels). */
+const touch = (cdp, type, points) => cdp.send('Input.dispatchTouchEvent', {
+  type, touchPoints: points.map(([x, y], id) => ({ x, y, id, radiusX: 4, radiusY: 4, force: 1 })),
+});
+
+/**
+ * Two fingers about (cx, cy): put down `from` pixels apart (horizontally), move in `steps`
+ * to `to` pixels apart, lift.
+ */
+async function pinch(cdp, cx, cy, from, to, steps = 8) {
+  const at = (d) => [[cx - d / 2, cy], [cx + d / 2, cy]];
+  await touch(cdp, 'touchStart', at(from));
+  for (let i = 1; i <= steps; i++) await touch(cdp, 'touchMove', at(from + ((to - from) * i) / steps));
+  await touch(cdp, 'touchEnd', []);
+}
+
+test('two fingers pinch: real touch events zoom in about the fingers and back out to fit (phone)', async () => {
+  const ctx = await app.browser.newContext({
+    viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, hasTouch: true, isMobile: true, serviceWorkers: 'block',
+  });
+  const page = await playing(app, BIG_OPEN, { context: ctx });
+  const cdp = await page.context().newCDPSession(page);
+  const zoom = () => page.$eval('#board', (c) => Number(c.dataset.zoom));
+  const fit = await boardGeometry(page);
+  assert.equal(await zoom(), 1);
+  // Spread two fingers about the centre of the square (3, 5), a floor square.
+  const mid = await squareCenter(page, 3, 5);
+  await pinch(cdp, mid.x, mid.y, 40, 160);
+  const spread = await boardGeometry(page);
+  assert.ok(await zoom() > 2, `spreading the fingers zooms in (data-zoom ${await zoom()})`);
+  assert.ok(spread.cell > 2 * fit.cell, `the squares grow (${fit.cell} -> ${spread.cell})`);
+  // The square between the fingers stays between them.
+  const col = Math.floor((mid.x - spread.left - spread.ox) / spread.cell);
+  const row = Math.floor((mid.y - spread.top - spread.oy) / spread.cell);
+  assert.deepEqual([row, col], [3, 5]);
+  // A pinch is neither a walk nor a push.
+  await settle(page);
+  assert.deepEqual([(await view(page)).moves, (await view(page)).pushes], [0, 0]);
+  await shot(page, 'pinch-phone.png');
+  // Pinching in shrinks the squares again, never below fitting the level.
+  await pinch(cdp, mid.x, mid.y, 200, 60);
+  const closer = await boardGeometry(page);
+  assert.ok(closer.cell < spread.cell, `pinching in shrinks them (${spread.cell} -> ${closer.cell})`);
+  await pinch(cdp, mid.x, mid.y, 300, 20);
+  assert.equal(await zoom(), 1);
+  assert.deepEqual(await boardGeometry(page), fit);
+  // One finger still plays: a tap walks.
+  const tap = await squareCenter(page, 1, 3);
+  await touch(cdp, 'touchStart', [[tap.x, tap.y]]);
+  await touch(cdp, 'touchEnd', []);
+  await settle(page);
+  assert.ok((await view(page)).moves > 0, 'a one-finger tap walks');
+  assertNoErrors(page);
+  await ctx.close();
+});
