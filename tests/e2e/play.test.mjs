@@ -1,6 +1,7 @@
 // Playing: keyboard moves and counters, undo/redo/restart/Home/End, click-to-walk, box
 // drag and click-click pushes, touch drag on a phone-sized page, solving by hand, the
-// deadlock warning, and history kept across a reload. Saves page.png and drag.png.
+// deadlock warning, history kept across a reload, and a phone layout with no empty band
+// under the board. Saves page.png, drag.png, layout-phone.png and layout-phone-messages.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -261,4 +262,49 @@ test('on a phone-sized touch screen, dragging a box with a finger pushes it', as
   await shot(page, 'phone.png');
   assertNoErrors(page);
   await ctx.close();
+});
+
+/** On the page: the drawn level's top and bottom, the board box's, the next card's top. */
+const layoutOf = (page) => page.evaluate(() => {
+  const box = (s) => document.querySelector(s).getBoundingClientRect();
+  const d = document.getElementById('board').dataset;
+  const top = box('#board').top + Number(d.offsetY);
+  return {
+    drawn: [top, top + Number(d.rows) * Number(d.cellSize)], wrap: [box('#board-wrap').top, box('#board-wrap').bottom],
+    panel: box('.panel').top, status: box('#status').height,
+  };
+});
+
+test('on a phone the board is as tall as the level: no empty band under it', async () => {
+  const WIDE = `${'#'.repeat(24)}\n#@          $ .        #\n${'#'.repeat(24)}`;
+  for (const scale of [1, 3]) {
+    const ctx = await app.browser.newContext({
+      viewport: { width: 390, height: 844 }, deviceScaleFactor: scale, isMobile: scale > 1, hasTouch: scale > 1, serviceWorkers: 'block',
+    });
+    const page = await openPage(app, app.base, { context: ctx });
+    for (const level of [null, ROOM, HALL, WIDE]) {
+      if (level) await pasteText(page, level);
+      await page.evaluate(() => (document.getElementById('status').textContent = '')); // as after the message fades
+      const l = await layoutOf(page);
+      if (level === WIDE) {
+        // 24x3 squares of 15 px: a strip of 96 px, the level in its middle.
+        assert.equal(Math.round(l.wrap[1] - l.wrap[0]), 96);
+      } else {
+        assert.ok(Math.abs(l.drawn[0] - l.wrap[0]) < 1.5 && Math.abs(l.drawn[1] - l.wrap[1]) < 1.5,
+          `the level fills its box from top to bottom (${level ? level.split('\n')[0].length : 'built-in'} wide, x${scale}: ${JSON.stringify(l)})`);
+      }
+      assert.equal(l.status, 0, 'an empty status line takes no room');
+      assert.ok(l.panel - l.wrap[1] <= 12, `the panel follows the board closely (${l.panel - l.wrap[1]} px)`);
+      if (level === null && scale === 3) await shot(page, 'layout-phone.png');
+    }
+    // A message takes one line under the board; a deadlock warning another.
+    await pasteText(page, HALL);
+    await press(page, 'ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowUp'); // the box against the top wall: dead
+    await page.waitForFunction(() => document.getElementById('deadlock').textContent !== '');
+    const l = await layoutOf(page);
+    assert.ok(l.status > 0 && l.panel - l.wrap[1] < 120, JSON.stringify(l));
+    if (scale === 1) await shot(page, 'layout-phone-messages.png');
+    assertNoErrors(page);
+    await ctx.close();
+  }
 });

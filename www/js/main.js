@@ -167,15 +167,22 @@ function openLevel(xsb, title) {
   showProgress();
 }
 
-/** On a narrow (phone) page the board is as tall as the level needs, not more. */
+/**
+ * On a narrow (phone) page the board is as tall as the level fitted to its width needs,
+ * not more: the square size the board will choose (whole device pixels, at most 72 CSS
+ * pixels) times the rows, so no empty band is left above or below the level. A very tall
+ * level stops at 70% of the window (it fits its height then); a very wide one keeps a
+ * strip of at least 96 pixels to zoom into.
+ */
 function fitBoardHeight(v = state.view) {
   const wrap = $('board-wrap');
   if (!v || !matchMedia('(max-width: 820px)').matches) {
     wrap.style.height = '';
     return;
   }
-  const cell = Math.min(wrap.clientWidth / v.width, 72);
-  wrap.style.height = `${Math.round(Math.max(200, Math.min(cell * v.height, innerHeight * 0.7)))}px`;
+  const dpr = devicePixelRatio || 1;
+  const cell = Math.floor(Math.min(wrap.clientWidth / v.width, 72) * dpr) / dpr;
+  wrap.style.height = `${Math.floor(Math.max(96, Math.min(cell * v.height, innerHeight * 0.7)))}px`;
 }
 
 /**
