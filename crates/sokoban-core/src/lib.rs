@@ -8,13 +8,15 @@ pub mod error;
 pub mod format;
 pub mod game;
 pub mod grid;
+pub mod history;
 pub mod key;
 pub mod lurd;
 pub mod pull;
 
 pub use board::{Board, Cell, Dir, Level, Move, Position, Square, MAX_COLS, MAX_ROWS};
 pub use error::{Error, ErrorKind, Result};
-pub use game::Game;
+pub use game::{Forward, Game};
 pub use grid::{Grid, Tile};
+pub use history::{History, Rules};
 pub use key::{level_key, normalized_xsb};
-pub use pull::PullGame;
+pub use pull::{PullGame, Reverse};

@@ -9,36 +9,49 @@
 //! the level's start to where the reverse game ended. Every forward solution is replayed by
 //! [`Game`] before it is returned.
 
-use crate::board::{Dir, Level, Move, Position, Square};
+use crate::board::{Board, Dir, Level, Move, Position, Square};
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::Game;
+use crate::history::{History, Rules};
 
-/// One entry of the undo stack (as in [`Game`]).
-#[derive(Clone, Debug)]
-enum Action {
-    /// A reverse move (`push` = a pull) and its group (0: on its own).
-    Move(Move, u32),
-    /// A restart: the line and redo list it discarded.
-    Restart { line: Vec<Move>, redo: Vec<(Move, u32)> },
+/// The reverse game's steps: the player walks, and may pull the box behind it along.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reverse;
+
+impl Rules for Reverse {
+    fn try_step(board: &Board, pos: &Position, dir: Dir, pull: bool) -> Option<Move> {
+        let ahead = board.floor_neighbor(pos.player, dir)?;
+        if pos.has_box(ahead) {
+            return None;
+        }
+        let behind = board.floor_neighbor(pos.player, dir.opposite());
+        Some(Move { dir, push: pull && behind.is_some_and(|s| pos.has_box(s)) })
+    }
+
+    fn make(board: &Board, pos: &mut Position, m: Move) {
+        // The pull in `m.dir` undoes a forward push in the opposite direction.
+        pos.unapply(board, Move { dir: m.dir.opposite(), push: m.push });
+    }
+
+    fn take_back(board: &Board, pos: &mut Position, m: Move) {
+        // Taking a pull back is the forward push itself.
+        let f = pos.apply(board, m.dir.opposite());
+        debug_assert_eq!(f.map(|f| f.push), Some(m.push));
+    }
+
+    fn illegal(index: usize, asked: Move, _actual: Option<Move>) -> Error {
+        Error::new(
+            ErrorKind::IllegalMove,
+            format!("move {} ('{}') is not possible in pull mode here", index + 1, asked.lurd()),
+        )
+    }
 }
 
-/// A reverse game in progress.
-#[derive(Clone, Debug)]
-pub struct PullGame {
-    level: Level,
-    /// The reverse game's start: every goal holds a box.
-    start: Position,
-    pos: Position,
-    /// Reverse moves from `start`; `push` marks a pull.
-    line: Vec<Move>,
-    pulls: usize,
-    undo: Vec<Action>,
-    redo: Vec<(Move, u32)>,
-    group: u32,
-    last_group: u32,
-}
+/// A reverse game in progress: its line starts with a box on every goal, and `push` marks
+/// a pull in its moves and counters.
+pub type PullGame = History<Reverse>;
 
-impl PullGame {
+impl History<Reverse> {
     /// The reverse game of a level: boxes on every goal, the player on its start square or,
     /// when a box stands there now, on the nearest free floor square. An error when no floor
     /// square is left free.
@@ -53,234 +66,51 @@ impl PullGame {
                 "pull mode needs a free floor square for the player, and every square the player can reach holds a box",
             )
         })?;
-        Ok(PullGame {
-            pos: start.clone(),
-            level,
-            start,
-            line: Vec::new(),
-            pulls: 0,
-            undo: Vec::new(),
-            redo: Vec::new(),
-            group: 0,
-            last_group: 0,
-        })
+        Ok(History::with_start(level, start))
     }
 
-    pub fn level(&self) -> &Level {
-        &self.level
-    }
-
-    /// The current position of the reverse game.
-    pub fn position(&self) -> &Position {
-        &self.pos
-    }
-
-    /// Reverse moves made from the reverse start.
-    pub fn moves(&self) -> usize {
-        self.line.len()
-    }
-
-    /// Pulls among them.
+    /// Pulls among the moves (the shared history's [`History::pushes`]).
     pub fn pulls(&self) -> usize {
-        self.pulls
-    }
-
-    /// The reverse moves from the reverse start (`push` marks a pull).
-    pub fn line(&self) -> &[Move] {
-        &self.line
-    }
-
-    /// The moves redo would replay, in order.
-    pub fn redo_moves(&self) -> Vec<Move> {
-        self.redo.iter().rev().map(|&(m, _)| m).collect()
-    }
-
-    pub fn can_undo(&self) -> bool {
-        !self.undo.is_empty()
-    }
-
-    pub fn can_redo(&self) -> bool {
-        !self.redo.is_empty()
+        self.pushes()
     }
 
     /// Boxes standing on squares where the level starts a box.
     pub fn boxes_home(&self) -> usize {
-        (0..self.pos.boxes.len())
-            .filter(|&s| self.pos.boxes[s] && self.level.start.boxes[s])
-            .count()
+        let (pos, home) = (self.position(), &self.level().start);
+        (0..pos.boxes.len()).filter(|&s| pos.boxes[s] && home.boxes[s]).count()
     }
 
     /// Before the first move the player may start on any free floor square it could walk
     /// to from its start (the area is what the forward game ends in, so any square of it
     /// will do). Returns false when there are moves, or the square is not such a square.
     pub fn place_player(&mut self, square: Square) -> bool {
-        if !self.line.is_empty()
-            || square >= self.level.board.len()
-            || !self.pos.is_free(&self.level.board, square)
-        {
+        let board = &self.level().board;
+        if square >= board.len() || !self.position().is_free(board, square) {
             return false;
         }
-        self.start.player = square;
-        self.pos.player = square;
-        self.undo.clear();
-        self.redo.clear();
-        true
-    }
-
-    pub fn begin_group(&mut self) {
-        self.last_group += 1;
-        self.group = self.last_group;
-    }
-
-    pub fn end_group(&mut self) {
-        self.group = 0;
+        let mut start = self.start().clone();
+        start.player = square;
+        self.move_start(start)
     }
 
     /// What a step in `dir` would do: `None` when the square ahead is not free floor, else
     /// a move whose `push` says whether it pulls (only when `pull` is asked and a box stands
     /// behind the player).
     pub fn try_step(&self, dir: Dir, pull: bool) -> Option<Move> {
-        let b = &self.level.board;
-        let ahead = b.floor_neighbor(self.pos.player, dir)?;
-        if self.pos.has_box(ahead) {
-            return None;
-        }
-        let behind = b.floor_neighbor(self.pos.player, dir.opposite());
-        Some(Move { dir, push: pull && behind.is_some_and(|s| self.pos.has_box(s)) })
-    }
-
-    fn do_move(&mut self, m: Move, group: u32) {
-        // The pull in `m.dir` undoes a forward push in the opposite direction.
-        self.pos.unapply(&self.level.board, Move { dir: m.dir.opposite(), push: m.push });
-        self.line.push(m);
-        self.pulls += m.push as usize;
-        self.undo.push(Action::Move(m, group));
-    }
-
-    fn unmove(&mut self, m: Move, group: u32) {
-        // Taking a pull back is the forward push itself.
-        let f = self.pos.apply(&self.level.board, m.dir.opposite());
-        debug_assert_eq!(f.map(|f| f.push), Some(m.push));
-        self.line.pop();
-        self.pulls -= m.push as usize;
-        self.redo.push((m, group));
+        Reverse::try_step(&self.level().board, self.position(), dir, pull)
     }
 
     /// Step in a direction, pulling the box behind the player when `pull` is true and there
     /// is one. Returns the move (`push` = pulled), or `None` when blocked.
     pub fn step(&mut self, dir: Dir, pull: bool) -> Option<Move> {
-        let m = self.try_step(dir, pull)?;
-        self.do_move(m, self.group);
-        match self.redo.last() {
-            Some((r, _)) if *r == m => {
-                self.redo.pop();
-            }
-            _ => self.redo.clear(),
-        }
-        Some(m)
-    }
-
-    /// Undo a move, a group of moves or a restart; false when there is nothing to undo.
-    pub fn undo(&mut self) -> bool {
-        match self.undo.pop() {
-            None => false,
-            Some(Action::Move(m, g)) => {
-                self.unmove(m, g);
-                while let (true, Some(&Action::Move(m2, g2))) = (g != 0, self.undo.last()) {
-                    if g2 != g {
-                        break;
-                    }
-                    self.undo.pop();
-                    self.unmove(m2, g2);
-                }
-                true
-            }
-            Some(Action::Restart { line, redo }) => {
-                for &m in &line {
-                    self.pos
-                        .unapply(&self.level.board, Move { dir: m.dir.opposite(), push: m.push });
-                }
-                self.pulls = line.iter().filter(|m| m.push).count();
-                self.line = line;
-                self.redo = redo;
-                true
-            }
-        }
-    }
-
-    /// Redo a move or a group of moves; false when there is nothing to redo.
-    pub fn redo(&mut self) -> bool {
-        let Some((m, g)) = self.redo.pop() else { return false };
-        self.do_move(m, g);
-        while let (true, Some(&(m2, g2))) = (g != 0, self.redo.last()) {
-            if g2 != g {
-                break;
-            }
-            self.redo.pop();
-            self.do_move(m2, g2);
-        }
-        true
-    }
-
-    /// Back to the reverse start, as one undoable action; false when there already.
-    pub fn restart(&mut self) -> bool {
-        if self.line.is_empty() {
-            return false;
-        }
-        let line = std::mem::take(&mut self.line);
-        let redo = std::mem::take(&mut self.redo);
-        self.pos = self.start.clone();
-        self.pulls = 0;
-        self.undo.push(Action::Restart { line, redo });
-        true
-    }
-
-    /// Undo to the start of the line; the number of moves undone.
-    pub fn undo_all(&mut self) -> usize {
-        let before = self.line.len();
-        while matches!(self.undo.last(), Some(Action::Move(..))) {
-            self.undo();
-        }
-        before - self.line.len()
-    }
-
-    /// Redo everything; the number of moves redone.
-    pub fn redo_all(&mut self) -> usize {
-        let before = self.line.len();
-        while self.redo() {}
-        self.line.len() - before
-    }
-
-    /// Play reverse moves (`push` = pull) all or nothing, as one undo group.
-    pub fn play(&mut self, moves: &[Move]) -> Result<()> {
-        let mut probe = self.clone();
-        for (i, m) in moves.iter().enumerate() {
-            if probe.try_step(m.dir, m.push) != Some(*m) {
-                return Err(Error::new(
-                    ErrorKind::IllegalMove,
-                    format!("move {} ('{}') is not possible in pull mode here", i + 1, m.lurd()),
-                ));
-            }
-            probe.step(m.dir, m.push);
-        }
-        let own = self.group == 0;
-        if own {
-            self.begin_group();
-        }
-        for m in moves {
-            self.step(m.dir, m.push);
-        }
-        if own {
-            self.end_group();
-        }
-        Ok(())
+        self.step_with(dir, pull)
     }
 
     /// True when the boxes stand where the level starts them and the player can walk to
     /// the level's start square: the reverse game has reached the start.
     pub fn is_done(&self) -> bool {
-        self.pos.boxes == self.level.start.boxes
-            && self.pos.reachable(&self.level.board)[self.level.start.player]
+        let (pos, level) = (self.position(), self.level());
+        pos.boxes == level.start.boxes && pos.reachable(&level.board)[level.start.player]
     }
 
     /// The forward solution, when [`PullGame::is_done`]: a walk from the level's start to
@@ -291,13 +121,15 @@ impl PullGame {
         if !self.is_done() {
             return None;
         }
-        let mut moves = walk(&self.level, &self.level.start, self.pos.player)?;
-        moves.extend(self.line.iter().rev().map(|m| Move { dir: m.dir.opposite(), push: m.push }));
+        let level = self.level();
+        let mut moves = walk(level, &level.start, self.position().player)?;
+        let back = self.line().iter().rev();
+        moves.extend(back.map(|m| Move { dir: m.dir.opposite(), push: m.push }));
         // The walks after the last push (to where the reverse game began) are not needed.
         while moves.last().is_some_and(|m| !m.push) {
             moves.pop();
         }
-        let mut game = Game::new(self.level.clone());
+        let mut game = Game::new(level.clone());
         game.play(&moves).ok()?;
         game.is_solved().then_some(moves)
     }

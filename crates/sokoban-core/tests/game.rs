@@ -2,7 +2,7 @@
 //! that random legal move sequences undo back to the start.
 
 use proptest::prelude::*;
-use sokoban_core::{Dir, Game, Grid, Level, Move, Tile};
+use sokoban_core::{Dir, Game, Grid, Level, Move, PullGame, Tile};
 
 fn level(text: &str) -> Level {
     let rows: Vec<Vec<Tile>> = text
@@ -246,6 +246,48 @@ proptest! {
         prop_assert_eq!(g.position(), &lvl.start);
         prop_assert_eq!((g.moves(), g.pushes()), (0, 0));
         g.redo_all();
+        prop_assert_eq!(g.position(), &end);
+    }
+
+    /// The reverse game on the same history: random steps and pulls (some blocked), undo +
+    /// redo and restarts now and then; the counters follow, undoing a restart brings the
+    /// line back, undoing everything leads back to the reverse start, and every pull is
+    /// taken back by a forward push.
+    #[test]
+    fn random_pulls_then_undo_all_returns_to_start(
+        which in 0..WALK_LEVELS.len(),
+        steps in prop::collection::vec((0usize..4, prop::bool::ANY, 0u8..20), 1..200),
+    ) {
+        let mut g = PullGame::new(level(WALK_LEVELS[which])).unwrap();
+        let start = g.position().clone();
+        let mut line: Vec<Move> = Vec::new();
+        for &(d, pull, what) in &steps {
+            if let Some(m) = g.step(Dir::from_index(d), pull) {
+                prop_assert!(pull || !m.push);
+                line.push(m);
+            }
+            match what {
+                0 if g.undo() => prop_assert!(g.redo()),
+                1 if g.restart() => {
+                    prop_assert_eq!(g.position(), &start);
+                    prop_assert!(g.undo());
+                }
+                _ => {}
+            }
+            prop_assert_eq!(g.line(), &line[..]);
+        }
+        prop_assert_eq!(g.pulls(), line.iter().filter(|m| m.push).count());
+        let end = g.position().clone();
+        // Forward pushes in the opposite directions, the line backwards, undo the pulls.
+        let mut p = end.clone();
+        for m in line.iter().rev() {
+            let f = p.apply(&g.level().board, m.dir.opposite());
+            prop_assert_eq!(f.map(|f| f.push), Some(m.push));
+        }
+        prop_assert_eq!(&p, &start);
+        prop_assert_eq!(g.undo_all(), line.len());
+        prop_assert_eq!(g.position(), &start);
+        prop_assert_eq!(g.redo_all(), line.len());
         prop_assert_eq!(g.position(), &end);
     }
 }
