@@ -1,13 +1,16 @@
 // The level editor: a level built from scratch with the mouse and played at once; the
 // keyboard alone; live checks with the paste messages, an impossible level refused (and
 // kept, across a reload); undo/redo; touch strokes on a phone; Save to my levels, My
-// levels, export / import of them; Copy XSB, run-length and link. Saves editor*.png.
+// levels, export / import of them, deleting one (and undoing that); Copy XSB, run-length
+// and link. Saves editor*.png and my-levels*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import {
-  OUTPUT, assertNoErrors, counters, openPage, press, shot, useApp, statusText, view, waitStatus,
+  OUTPUT, assertNoErrors, counters, openPage, pasteText, press, shot, useApp, statusText, view, waitStatus,
 } from './helpers.mjs';
+import { HALL, ROOM } from './levels.mjs';
 
 const app = useApp();
 const button = (page, name) => page.getByRole('button', { name, exact: true });
@@ -158,4 +161,97 @@ test('on a phone, a finger draws a stroke; the editor fits the screen', async ()
   await shot(page, 'editor-phone.png');
   assertNoErrors(page);
   await ctx.close();
+});
+
+/** Open `level` on the board, then Edit this level, give it `title` and save it. */
+async function saveMine(page, level, title) {
+  await pasteText(page, level);
+  await waitStatus(page, /Loaded/);
+  await button(page, 'Edit this level').click();
+  await page.fill('#ed-title', title);
+  await button(page, 'Save to my levels').click();
+  await page.waitForFunction(() => /in My levels/.test(document.getElementById('ed-status').textContent));
+  await button(page, 'Back to the game').click();
+}
+
+const myNames = (page) => page.$$eval('#my-list li .what', (l) => l.map((e) => e.textContent));
+const myRow = (page, name) => page.locator('#my-list li', { hasText: name });
+const listed = (page) => page.$$eval('#level-list li', (l) => l.length);
+
+test('a level of my levels can be deleted, with an undo; the list, the collection and an export follow', async () => {
+  const page = await openPage(app);
+  assert.equal(await page.isVisible('#my-none'), true, 'says there are none yet');
+  const LINE = '#######\n#@ $ .#\n#######';
+  await saveMine(page, ROOM, 'Alpha');
+  await saveMine(page, HALL, 'Beta');
+  await saveMine(page, LINE, 'Gamma');
+  assert.deepEqual(await myNames(page), ['Alpha', 'Beta', 'Gamma']);
+  assert.equal(await page.isVisible('#my-none'), false);
+  await button(page, 'My levels').click();
+  assert.equal(await listed(page), 3);
+  assert.match(await page.textContent('#level-title'), /Alpha — My levels · 1 of 3/);
+
+  // Delete Beta: gone from the list and from the open collection; Undo delete is offered.
+  await myRow(page, 'Beta').getByRole('button', { name: 'Delete' }).click();
+  assert.deepEqual(await myNames(page), ['Alpha', 'Gamma']);
+  assert.match(await statusText(page), /Deleted “Beta” from My levels \(2 levels left\)/);
+  assert.equal(await page.isVisible('#my-undo'), true);
+  assert.equal(await listed(page), 2);
+  assert.match(await page.textContent('#level-title'), /Alpha — My levels · 1 of 2/);
+  await page.locator('#progress-card').screenshot({ path: join(OUTPUT, 'my-levels-deleted.png') });
+  // Undo puts it back where it was; the keyboard is on Undo delete (the Delete button is gone).
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'my-undo-button');
+  await press(page, 'Enter');
+  assert.deepEqual(await myNames(page), ['Alpha', 'Beta', 'Gamma']);
+  assert.match(await statusText(page), /“Beta” is back in My levels/);
+  assert.equal(await page.isVisible('#my-undo'), false);
+  assert.equal(await listed(page), 3);
+  // Play from the list opens that level within My levels.
+  await myRow(page, 'Gamma').getByRole('button', { name: 'Play' }).click();
+  assert.match(await page.textContent('#level-title'), /Gamma — My levels · 3 of 3/);
+  assert.equal((await view(page)).width, 7);
+
+  // Delete again; it stays deleted across a reload and is not in an export.
+  await myRow(page, 'Beta').getByRole('button', { name: 'Delete' }).click();
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]');
+  assert.deepEqual(await myNames(page), ['Alpha', 'Gamma']);
+  assert.equal(await page.isVisible('#my-undo'), false, 'the undo does not outlive the page');
+  assert.equal(await listed(page), 2);
+  const [download] = await Promise.all([page.waitForEvent('download'), button(page, 'Export progress').click()]);
+  const path = join(OUTPUT, 'export-my-levels-deleted.json');
+  await download.saveAs(path);
+  assert.deepEqual(JSON.parse(await readFile(path, 'utf8')).myLevels.map((l) => l.title), ['Alpha', 'Gamma']);
+  const fresh = await openPage(app);
+  await fresh.setInputFiles('#import-file', path);
+  await waitStatus(fresh, /2 levels of your own/);
+  assert.deepEqual(await myNames(fresh), ['Alpha', 'Gamma']);
+
+  // Deleting the level on the board keeps it there, played on its own.
+  await myRow(page, 'Gamma').getByRole('button', { name: 'Delete' }).click();
+  assert.equal((await view(page)).width, 7);
+  assert.equal(await listed(page), 0);
+  assert.equal(await page.textContent('#level-pos'), 'single level');
+  await myRow(page, 'Alpha').getByRole('button', { name: 'Delete' }).click();
+  assert.deepEqual(await myNames(page), []);
+  assert.equal(await page.isVisible('#my-none'), true);
+  await button(page, 'My levels').click();
+  assert.match(await statusText(page), /No levels of your own yet/);
+  assertNoErrors(page);
+  assertNoErrors(fresh);
+  await page.context().close();
+  await fresh.context().close();
+});
+
+test('my levels on a phone: the list with Play and Delete, and the undo', async () => {
+  const page = await openPage(app, app.base, { viewport: { width: 390, height: 844 } });
+  await saveMine(page, ROOM, 'A level with a long name that wraps on a phone');
+  await saveMine(page, HALL, 'Hall');
+  await myRow(page, 'Hall').getByRole('button', { name: 'Delete' }).click();
+  await page.locator('#my-undo').scrollIntoViewIfNeeded();
+  await shot(page, 'my-levels-phone.png');
+  const box = await page.locator('#progress-card').boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= 390, 'the card fits the width');
+  assertNoErrors(page);
+  await page.context().close();
 });

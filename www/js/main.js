@@ -17,7 +17,7 @@ import { BUILTIN } from './levels.js';
 import { levelTitle, plural, renderLevelList } from './level-list.js';
 import { initPuzzle } from './puzzle.js';
 import * as progress from './progress.js';
-import { renderProgress, scoreText } from './progress-panel.js';
+import { myLevelTitle, renderMyLevels, renderProgress, scoreText } from './progress-panel.js';
 import { registerOffline } from './offline.js';
 import { initHelp } from './help.js';
 import { initTheme, reducedMotion } from './theme.js';
@@ -32,7 +32,7 @@ const state = {
   session: null,
   view: null,
   title: '',
-  collection: null, // {title, levels: [{number, title, xsb, error, ...}], index}
+  collection: null, // {title, levels: [{number, title, xsb, error, ...}], index, mine (My levels)}
   selected: -1, // box chosen by a click
   reach: null, // Set of squares the selected or dragged box can be pushed to
   drag: null, // {from, clientX, clientY}
@@ -158,13 +158,18 @@ function openLevel(xsb, title) {
   fitBoardHeight(session.view());
   board.fit(); // a level opens fitted to the window
   board.followed = -1;
+  showTitle();
+  render();
+  renderCollection();
+  showProgress();
+}
+
+/** The header: the level's title and its place in the collection. */
+function showTitle() {
   const col = state.collection;
   const where = col ? `${col.title ? `${col.title} · ` : ''}${col.index + 1} of ${col.levels.length}` : '';
   $('level-title').textContent = [state.title, where].filter(Boolean).join(' — ') || 'Untitled level';
   document.title = `${state.title || 'Sokoban'} · Sokoban`;
-  render();
-  renderCollection();
-  showProgress();
 }
 
 /**
@@ -302,8 +307,9 @@ function renderCollection() {
 
 // ---------------------------------------------------------------- progress
 
-/** Redraw the Progress card for the level on the board. */
+/** Redraw the Progress card for the level on the board (and My levels). */
 function showProgress() {
+  renderMyLevels(progress.myLevels(), { play: openMyLevels, remove: deleteMyLevel });
   renderProgress(progress.record(state.key), {
     replayBest: (kind) => {
       const b = bestOf(kind);
@@ -518,19 +524,84 @@ const editorApi = {
     const r = progress.saveMyLevel(levelKey(xsb), xsb, title);
     if (!r.saved) status('This browser would not save the level: its storage is full or disabled. The drawing stays in the editor.', 'error');
     else status(`${r.replaced ? 'Updated' : 'Saved'} “${title || 'Untitled level'}” in My levels (${plural(progress.myLevels().length, 'level', 'levels')}).`, 'ok');
+    refreshMine();
+    showProgress();
   },
   share: (text, what) => share(text, what),
   status: (text, kind) => status(text, kind),
 };
 
-function openMyLevels() {
+/** My levels as the text of a collection. */
+const myLevelsText = (mine) => `; My levels\n\n${mine.map((l, i) => `; ${myLevelTitle(l, i)}\n${l.xsb}`).join('\n\n')}\n`;
+
+/** Open My levels as a collection, at level `at` (the first by default). */
+function openMyLevels(at = 0) {
   const mine = progress.myLevels();
   if (!mine.length) {
     status('No levels of your own yet: draw one with New level, then Save to my levels.', 'error');
     return;
   }
-  const text = `; My levels\n\n${mine.map((l, i) => `; ${l.title.replace(/[\r\n]+/g, ' ') || `My level ${i + 1}`}\n${l.xsb}`).join('\n\n')}\n`;
-  loadText(text, 'my levels');
+  if (!loadText(myLevelsText(mine), 'my levels')) return;
+  const col = state.collection;
+  if (!col) return; // a single level
+  col.mine = true;
+  io.saveCollection({ title: col.title, levels: col.levels, mine: true });
+  if (at > 0 && at !== col.index) goToLevel(at);
+}
+
+/**
+ * After My levels changed: an open My levels collection lists them again (the level on
+ * the board stays; when it is no longer one of them it is played on its own).
+ */
+function refreshMine() {
+  const col = state.collection;
+  if (!col?.mine) return;
+  const mine = progress.myLevels();
+  let levels = [];
+  try {
+    if (mine.length) levels = parse(myLevelsText(mine)).levels;
+  } catch {
+    levels = [];
+  }
+  const index = levels.findIndex((l) => keyOf(l) === state.key);
+  state.collection = index < 0 ? null : { title: col.title, levels, index, mine: true };
+  io.saveCollection(state.collection && { title: col.title, levels, mine: true });
+  save();
+  showTitle();
+  renderCollection();
+}
+
+let undoDelete = null; // {entry, index, name}: the level of My levels deleted last
+
+function deleteMyLevel(l, i) {
+  const name = myLevelTitle(l, i);
+  const r = progress.deleteMyLevel(l.key);
+  if (!r.saved) {
+    status('This browser would not save the change: its storage is full or disabled. Nothing was deleted.', 'error');
+    return;
+  }
+  undoDelete = r.entry && { entry: r.entry, index: r.index, name };
+  $('my-undo-text').textContent = `Deleted “${name}”.`;
+  $('my-undo').hidden = !undoDelete;
+  status(`Deleted “${name}” from My levels (${plural(progress.myLevels().length, 'level', 'levels')} left). Undo delete brings it back.`, 'ok');
+  refreshMine();
+  showProgress();
+  if (undoDelete) $('my-undo-button').focus(); // the focused Delete button is gone
+}
+
+function undoDeleteMyLevel() {
+  const u = undoDelete;
+  if (!u) return;
+  if (!progress.restoreMyLevel(u.entry, u.index)) {
+    status('This browser would not save the change: its storage is full or disabled.', 'error');
+    return;
+  }
+  undoDelete = null;
+  $('my-undo').hidden = true;
+  status(`“${u.name}” is back in My levels.`, 'ok');
+  refreshMine();
+  showProgress();
+  document.querySelector(`#my-list li[data-key="${CSS.escape(u.entry.key)}"] button`)?.focus();
 }
 
 /** The wasm checks progress.js runs on an imported file. */
@@ -1200,7 +1271,8 @@ function wireUi() {
     interrupt();
     openEditor('');
   });
-  on('my-levels', openMyLevels);
+  on('my-levels', () => openMyLevels());
+  on('my-undo-button', undoDeleteMyLevel);
   on('import-progress', () => $('import-file').click());
   $('import-file').addEventListener('change', (e) => {
     const file = e.target.files[0];

@@ -1,6 +1,7 @@
 // progress-panel.js — the Progress card: whether the level on the board was solved, its
-// best solutions (fewest moves, fewest pushes) with Replay and Copy, and its snapshots
-// with Restore and Delete. Pure DOM; main.js says what to show and what the buttons do.
+// best solutions (fewest moves, fewest pushes) with Replay and Copy, its snapshots with
+// Restore and Delete, and the levels saved from the editor (My levels) with Play and
+// Delete. Pure DOM; main.js says what to show and what the buttons do.
 
 import { plural } from './level-list.js';
 
@@ -60,6 +61,25 @@ export function renderProgress(record, h) {
       button('Restore', 'Put this position on the board (undo takes you back)', () => h.restore(s)),
       button('Delete', 'Delete this snapshot', () => h.remove(s)));
     li.dataset.name = s.name;
+    return li;
+  }));
+}
+
+/** The name a level of my levels goes by (its title, else its place in the list). */
+export const myLevelTitle = (l, i) => l.title.replace(/[\r\n]+/g, ' ') || `My level ${i + 1}`;
+
+/**
+ * Show the levels saved from the editor (progress.myLevels()). `h` has play(index) and
+ * remove(level, index).
+ */
+export function renderMyLevels(levels, h) {
+  $('my-none').hidden = levels.length > 0;
+  $('my-list').replaceChildren(...levels.map((l, i) => {
+    const name = myLevelTitle(l, i);
+    const li = row(name,
+      button('Play', `Open “${name}” with the rest of My levels`, () => h.play(i)),
+      button('Delete', `Delete “${name}” from My levels (it can be undone)`, () => h.remove(l, i)));
+    li.dataset.key = l.key;
     return li;
   }));
 }

@@ -146,6 +146,31 @@ export function saveMyLevel(key, xsb, title) {
   return { replaced: i >= 0, saved: persist() };
 }
 
+/**
+ * Delete one of my levels. Returns {entry, index, saved}: what was deleted and where (for
+ * an undo with restoreMyLevel), entry null when no level has that key; when storage
+ * refuses, nothing is deleted and `saved` is false.
+ */
+export function deleteMyLevel(key) {
+  const list = load().myLevels;
+  const index = list.findIndex((l) => l.key === key);
+  if (index < 0) return { entry: null, index, saved: true };
+  const [entry] = list.splice(index, 1);
+  const saved = persist();
+  if (!saved) list.splice(index, 0, entry);
+  return { entry, index, saved };
+}
+
+/** Undo a delete: put the level back where it was (once). False when storage refused. */
+export function restoreMyLevel(entry, index) {
+  const list = load().myLevels;
+  if (list.some((l) => l.key === entry.key)) return true;
+  list.splice(Math.max(0, Math.min(index, list.length)), 0, entry);
+  if (persist()) return true;
+  list.splice(list.indexOf(entry), 1);
+  return false;
+}
+
 // ---------------------------------------------------------------- export / import
 
 /** Everything saved as the text of a JSON file; `history` is levelio's move histories. */
