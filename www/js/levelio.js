@@ -1,8 +1,8 @@
 // levelio.js — getting text in and out of the page: which URL parameters name a level,
 // reading dropped or picked files and offering downloads, the clipboard (with a
-// fallback), and localStorage (the current level, the open collection, and the move
-// history of each level played; solved levels, best solutions and snapshots are in
-// progress.js).
+// fallback), and localStorage (the current level, the open collection, the move history
+// of each level played, and the pull-mode game of the level on screen; solved levels,
+// best solutions and snapshots are in progress.js).
 // Parsing itself is the wasm `parse`; this module only moves text around.
 
 const KEY_CURRENT = 'sokoban.current';
@@ -119,6 +119,22 @@ export async function copyText(text) {
     return false;
   }
 }
+
+const KEY_PULL = 'sokoban.pull';
+
+/**
+ * The pull-mode game of the level on screen {xsb, start, line, redo} (start: the square
+ * the player started on; line and redo: reverse moves, uppercase pulls), or null.
+ */
+export function loadPull() {
+  const p = load(KEY_PULL);
+  const ok = p && typeof p === 'object' && typeof p.xsb === 'string' && Number.isInteger(p.start)
+    && typeof p.line === 'string' && typeof p.redo === 'string';
+  return ok ? p : null;
+}
+
+/** Keep the pull-mode game (null: none, pull mode was left). */
+export const savePull = (p) => store(KEY_PULL, p);
 
 const KEY_SOLVE_MODE = 'sokoban.solveMode';
 

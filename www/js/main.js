@@ -41,7 +41,7 @@ const state = {
   dead: new Map(),
   wasSolved: false,
   key: '', // the level's key (progress.js keeps what was achieved under it)
-  pull: null, // pull mode: {forward} (the forward Session, kept while the PullSession plays)
+  pull: null, // pull mode: {forward, start, announced} (the forward Session, kept while the PullSession plays; the player's start square)
   plan: null, // the last solution found, for Hint (see keepSolution)
   offer: null, // the solution the panel's Replay button plays (see offer)
 };
@@ -128,8 +128,12 @@ function deadlockText(list) {
 }
 
 function save() {
-  if (state.pull) return; // the reverse game is not a history of the level
   const s = state.session;
+  if (state.pull) {
+    // The reverse game is not a history of the level: kept on its own, for a reload.
+    io.savePull({ xsb: s.levelXsb(), start: state.pull.start, line: s.historyLurd(), redo: s.redoLurd() });
+    return;
+  }
   const xsb = s.levelXsb();
   io.saveCurrent({ xsb, title: state.title, index: state.collection ? state.collection.index : -1 });
   io.saveProgress(xsb, s.historyLurd(), s.redoLurd(), progress.isSolved(state.key));
@@ -427,21 +431,57 @@ async function importProgress(file) {
 // sessions, the read-out, and offering the forward solution.
 const PULL_OFF = ['solve', 'hint', 'still-solvable', 'snap-save', 'copy-solution', 'copy-link-solution'];
 
-function enterPull() {
+/** Pull mode on the level on the board; `saved` (from io.loadPull) resumes a game kept over a reload. */
+function enterPull(saved = null) {
   if (state.pull) return;
   stopEverything();
+  const xsb = state.session.levelXsb();
   let p;
   try {
-    p = new PullSession(state.session.levelXsb());
+    p = new PullSession(xsb);
   } catch (e) {
     status(`Pull mode cannot start here: ${e.message}`, 'error');
     return;
   }
-  state.pull = { forward: state.session, announced: false };
+  let start = p.player();
+  let resumed = '';
+  if (saved) {
+    const r = resumePull(xsb, saved);
+    if (r) {
+      p.free();
+      p = r;
+      start = saved.start;
+      resumed = 'ok';
+    } else resumed = 'lost';
+  }
+  state.pull = { forward: state.session, announced: false, start };
   state.session = p;
   pullUi(true);
   render();
-  status('Pull mode: the boxes start on the goals. Pull them back to the marked squares, where the level starts them: moving away from a box pulls it (Shift+arrow steps without pulling); drag a box to pull it along. Before the first move, click any free square to start there.');
+  if (resumed === 'ok') status('Pull mode, as you left it: the level is played backwards (Leave pull mode returns to the forward game).');
+  else if (resumed === 'lost') status('The pull-mode game kept in this browser does not fit this level any more: pull mode starts afresh.', 'error');
+  else status('Pull mode: the boxes start on the goals. Pull them back to the marked squares, where the level starts them: moving away from a box pulls it (Shift+arrow steps without pulling); drag a box to pull it along. Before the first move, click any free square to start there.');
+}
+
+/**
+ * A PullSession with a saved reverse game: the player placed on its start, the moves made
+ * one by one (each its own undo step, as a restored forward history), the redo list made
+ * and taken back. Every move is the wasm's to allow; null when any does not fit.
+ */
+function resumePull(xsb, saved) {
+  const p = new PullSession(xsb);
+  const stepAs = (c) => {
+    const dir = 'urdl'.indexOf(c.toLowerCase());
+    return dir >= 0 && p.step(dir, c !== c.toLowerCase()) === c;
+  };
+  const ok = saved.xsb === xsb
+    && (saved.start === p.player() || p.placePlayer(saved.start))
+    && [...saved.line].every(stepAs)
+    && [...saved.redo].every(stepAs)
+    && [...saved.redo].every(() => p.undo());
+  if (ok) return p;
+  p.free();
+  return null;
 }
 
 function leavePull() {
@@ -450,9 +490,18 @@ function leavePull() {
   state.session.free();
   state.session = state.pull.forward;
   state.pull = null;
+  io.savePull(null);
   pullUi(false);
   state.wasSolved = true; // do not announce the forward game's state again
   render();
+}
+
+/** After a reload: back into pull mode when the level on the board was left in it. */
+function resumeSavedPull() {
+  const saved = io.loadPull();
+  if (!saved) return;
+  if (saved.xsb === state.session.levelXsb()) enterPull(saved);
+  else io.savePull(null); // another level is on the board now
 }
 
 function pullUi(on) {
@@ -737,6 +786,7 @@ const actions = {
       const path = state.session.walkTo(sq);
       if (path !== undefined) animate(path);
       else if (state.pull && v.moves === 0 && state.session.placePlayer(sq)) {
+        state.pull.start = sq;
         render();
         status('The player starts here.');
       } else status('The player cannot get there.', 'error');
@@ -1385,8 +1435,9 @@ function wireUi() {
 /** First level: from the URL, else what was open last time, else the built-in levels. */
 function openFirstLevel() {
   const urlError = openUrlLevel();
-  if (urlError === null) return;
+  if (urlError === null) return resumeSavedPull();
   openSavedOrBuiltIn();
+  resumeSavedPull();
   if (urlError) status(urlError, 'error');
   else openGenLink(); // a ?gen= link: the generated level replaces this one when ready
 }
