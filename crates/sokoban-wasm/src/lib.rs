@@ -7,11 +7,12 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use sokoban_core::format::{self, Input};
-use sokoban_core::{lurd, Cell, Dir, Game, Level, Move, Position};
+use sokoban_core::{lurd, Dir, Game, Level, Move, Position};
 use sokoban_path::BoxSearch;
 use sokoban_solver::{Clock, Limit, Mode, Options, Status, Step};
 
 mod gen;
+mod play;
 mod pull;
 mod puzzle;
 pub use gen::GeneratorTask;
@@ -200,25 +201,6 @@ pub fn rle_lurd(text: &str) -> Result<String, JsValue> {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct View {
-    width: usize,
-    height: usize,
-    /// Per square: 0 outside, 1 wall, 2 floor.
-    cells: Vec<u8>,
-    goals: Vec<u8>,
-    boxes: Vec<u8>,
-    player: usize,
-    moves: usize,
-    pushes: usize,
-    boxes_on_goals: usize,
-    box_count: usize,
-    solved: bool,
-    can_undo: bool,
-    can_redo: bool,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 struct Deadlock {
     square: usize,
     kind: &'static str,
@@ -231,18 +213,6 @@ pub struct Session {
     drag: Option<BoxSearch>,
     /// Deadlock tables, built on first use (once per level).
     deadlocks: Option<sokoban_solver::Deadlocks>,
-}
-
-/// Per square: 0 outside, 1 wall, 2 floor (the `cells` of a view).
-fn cell_codes(b: &sokoban_core::Board) -> Vec<u8> {
-    b.cells()
-        .iter()
-        .map(|c| match c {
-            Cell::Outside => 0,
-            Cell::Wall => 1,
-            Cell::Floor => 2,
-        })
-        .collect()
 }
 
 fn letters(moves: &[Move]) -> String {
@@ -271,26 +241,10 @@ impl Session {
         self.game.level()
     }
 
-    /// Everything needed to draw the board and the counters.
+    /// Everything needed to draw the board and the counters (see [`play::view`]).
     pub fn view(&self) -> JsValue {
-        let l = self.level();
-        let b = &l.board;
-        let p = self.game.position();
-        to_js(&View {
-            width: b.width(),
-            height: b.height(),
-            cells: cell_codes(b),
-            goals: b.goals().iter().map(|&g| g as u8).collect(),
-            boxes: p.boxes.iter().map(|&x| x as u8).collect(),
-            player: p.player,
-            moves: self.game.moves(),
-            pushes: self.game.pushes(),
-            boxes_on_goals: self.game.boxes_on_goals(),
-            box_count: l.box_count(),
-            solved: self.game.is_solved(),
-            can_undo: self.game.can_undo(),
-            can_redo: self.game.can_redo(),
-        })
+        let g = &self.game;
+        play::view(g, g.level().board.goals(), g.boxes_on_goals(), g.is_solved())
     }
 
     /// Step in a direction (0 up, 1 right, 2 down, 3 left). Returns the LURD letter of the
@@ -299,95 +253,6 @@ impl Session {
         let m = self.game.step(Dir::from_index(dir as usize))?;
         self.drag = None;
         Some(m.lurd().to_string())
-    }
-
-    /// Start a group of moves (a walk, a box drag): until `endGroup`, moves are undone and
-    /// redone together.
-    #[wasm_bindgen(js_name = beginGroup)]
-    pub fn begin_group(&mut self) {
-        self.game.begin_group();
-    }
-
-    /// End the current group of moves.
-    #[wasm_bindgen(js_name = endGroup)]
-    pub fn end_group(&mut self) {
-        self.game.end_group();
-    }
-
-    /// Undo one action (a move, a group of moves, or a restart); false when there is
-    /// nothing to undo.
-    pub fn undo(&mut self) -> bool {
-        self.drag = None;
-        self.game.undo()
-    }
-
-    /// Redo one move or group of moves; false when there is nothing to redo.
-    pub fn redo(&mut self) -> bool {
-        self.drag = None;
-        self.game.redo()
-    }
-
-    /// Back to the start (undoable); false at the start already.
-    pub fn restart(&mut self) -> bool {
-        self.drag = None;
-        self.game.restart()
-    }
-
-    /// Undo to the start of the current line; returns the number of moves undone.
-    #[wasm_bindgen(js_name = undoAll)]
-    pub fn undo_all(&mut self) -> usize {
-        self.drag = None;
-        self.game.undo_all()
-    }
-
-    /// Redo every move of the redo list; returns how many.
-    #[wasm_bindgen(js_name = redoAll)]
-    pub fn redo_all(&mut self) -> usize {
-        self.drag = None;
-        self.game.redo_all()
-    }
-
-    /// Shortest walk of the player to a square (LURD, lowercase), or `undefined`.
-    #[wasm_bindgen(js_name = walkTo)]
-    pub fn walk_to(&self, square: usize) -> Option<String> {
-        let b = &self.level().board;
-        if square >= b.len() {
-            return None;
-        }
-        let path = sokoban_path::walk_path(b, self.game.position(), square)?;
-        Some(path.iter().map(|d| d.lurd()).collect())
-    }
-
-    /// Squares the box on `square` can be pushed to (including its own), for highlighting
-    /// while it is dragged. Empty when there is no box there.
-    #[wasm_bindgen(js_name = boxReach)]
-    pub fn box_reach(&mut self, square: usize) -> Vec<u32> {
-        let b = &self.level().board;
-        let p = self.game.position();
-        if square >= b.len() || !p.has_box(square) {
-            return Vec::new();
-        }
-        let s = BoxSearch::new(b, p, square);
-        let out = s.reachable().into_iter().map(|x| x as u32).collect();
-        self.drag = Some(s);
-        out
-    }
-
-    /// Moves (LURD) that push the box on `from` to `to` with the fewest pushes, then the
-    /// fewest moves; `undefined` when it cannot get there.
-    #[wasm_bindgen(js_name = boxPath)]
-    pub fn box_path(&mut self, from: usize, to: usize) -> Option<String> {
-        let b = &self.level().board;
-        let p = self.game.position();
-        if from >= b.len() || to >= b.len() || !p.has_box(from) {
-            return None;
-        }
-        let reuse = self.drag.as_ref().is_some_and(|s| s.box_square() == from);
-        if !reuse {
-            self.drag = Some(BoxSearch::new(b, p, from));
-        }
-        let moves = self.drag.as_ref()?.path_to(to)?;
-        Some(letters(&moves))
     }
 
     /// Check a LURD move list against the current position without playing it; throws a
@@ -430,18 +295,6 @@ impl Session {
         Ok(out)
     }
 
-    /// The moves from the start to here (LURD).
-    #[wasm_bindgen(js_name = historyLurd)]
-    pub fn history_lurd(&self) -> String {
-        letters(self.game.line())
-    }
-
-    /// The moves redo would replay (LURD).
-    #[wasm_bindgen(js_name = redoLurd)]
-    pub fn redo_lurd(&self) -> String {
-        letters(&self.game.redo_moves())
-    }
-
     /// Boxes in a deadlock: `[{square, kind: "dead-square" | "frozen"}]`.
     pub fn deadlocks(&mut self) -> JsValue {
         let checker =
@@ -458,12 +311,6 @@ impl Session {
             })
             .collect();
         to_js(&list)
-    }
-
-    /// The level (start position) as XSB.
-    #[wasm_bindgen(js_name = levelXsb)]
-    pub fn level_xsb(&self) -> String {
-        format::to_xsb(self.level())
     }
 
     /// The level's key (see [`level_key`]).
@@ -493,18 +340,9 @@ impl Session {
     pub fn share_url(&self, base: &str) -> String {
         format::to_sokoplayer_url(self.level(), base)
     }
-
-    /// Player square of the current position.
-    pub fn player(&self) -> usize {
-        self.game.position().player
-    }
-
-    /// Box squares of the current position.
-    #[wasm_bindgen(js_name = boxSquares)]
-    pub fn box_squares(&self) -> Vec<u32> {
-        self.game.position().box_squares().into_iter().map(|s| s as u32).collect()
-    }
 }
+
+play::game_calls!(Session);
 
 /// `performance.now()` where available (window or worker), else `Date.now()`.
 pub(crate) struct JsClock {
