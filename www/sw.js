@@ -17,6 +17,7 @@ const APP = [
   'pkg/sokoban_wasm.js',
   'pkg/sokoban_wasm_bg.wasm',
   'js/board.js',
+  'js/box-keys.js',
   'js/editor.js',
   'js/generator.js',
   'js/help.js',

@@ -1,7 +1,9 @@
 // input.js — turns keyboard, mouse and touch input into actions. Keys: arrows/WASD move
 // (with Shift: a step that pulls nothing, in pull mode),
 // Z or Ctrl+Z undo, Y, Ctrl+Y or Shift+Ctrl+Z redo, R restart, Home/End, Esc, + (or =)
-// and - zoom, 0 fits the level to the window. Pointer events (mouse, pen and touch alike)
+// and - zoom, 0 fits the level to the window; B (Shift+B back) chooses a box, and in box
+// mode the arrows/WASD move the target, Enter or Space pushes, Tab (Shift+Tab) goes on to
+// the next (previous) box. Pointer events (mouse, pen and touch alike)
 // on the board: a click is `click(square)`, pressing a box and moving is a drag
 // (`dragStart`, `dragMove`, `drop`); pressing anything else (or anywhere with Shift, Ctrl,
 // Alt or the middle button) and moving pans the view; two fingers pinch to zoom and pan;
@@ -23,8 +25,8 @@ export function isFormField(el) {
   return false;
 }
 
-/** Which action a key event asks for, or null. */
-function keyAction(e) {
+/** Which action a key event asks for (`boxMode`: a box is chosen by the keyboard), or null. */
+function keyAction(e, boxMode) {
   const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   const ctrl = e.ctrlKey || e.metaKey;
   if (e.altKey) return null;
@@ -32,6 +34,12 @@ function keyAction(e) {
     if (key === 'z') return e.shiftKey ? ['redo'] : ['undo'];
     if (key === 'y') return ['redo'];
     return null; // leave Ctrl+R, Ctrl+V, Ctrl+W... to the browser
+  }
+  if (key === 'b') return ['chooseBox', e.shiftKey ? -1 : 1];
+  if (boxMode) {
+    if (key in MOVE_KEYS) return ['target', MOVE_KEYS[key]];
+    if (key === 'Tab') return ['chooseBox', e.shiftKey ? -1 : 1];
+    if (key === 'Enter' || key === ' ') return ['pushTarget'];
   }
   if (key in MOVE_KEYS) return [e.shiftKey ? 'moveOnly' : 'move', MOVE_KEYS[key]];
   switch (key) {
@@ -73,15 +81,18 @@ export function zoomBoard(board, how, redraw, square = -1) {
 
 /**
  * Listen for input. `h` has move(dir), moveOnly(dir), undo(), redo(), restart(), home(), end(),
- * escape(), zoom('in' | 'out' | 'fit'), hasBox(square), click(square), dragStart(square) -> bool,
- * dragMove(square, clientX, clientY), drop(square), dragCancel(), redraw() (after a zoom or pan).
+ * escape(), zoom('in' | 'out' | 'fit'), chooseBox(step), target(dir), pushTarget(), boxMode()
+ * -> bool, hasBox(square), click(square), dragStart(square) -> bool, dragMove(square,
+ * clientX, clientY), drop(square), dragCancel(), redraw() (after a zoom or pan).
  */
 export function attachInput(canvas, board, h) {
   window.addEventListener('keydown', (e) => {
-    if (e.defaultPrevented || isFormField(e.target)) return;
-    const action = keyAction(e);
+    // Keys in a dialog (the help overlay lets Tab, Enter and Space through) are its own.
+    if (e.defaultPrevented || isFormField(e.target) || e.target.closest?.('dialog')) return;
+    const action = keyAction(e, h.boxMode());
     if (!action) return;
-    // A focused button keeps Enter/Space; everything we handle is another key.
+    // A focused button keeps Enter/Space (and Tab moves the focus) unless a box is chosen
+    // by the keyboard: then they are the box's.
     e.preventDefault();
     const [name, arg] = action;
     h[name](arg);

@@ -22,6 +22,7 @@ import { registerOffline } from './offline.js';
 import { initHelp } from './help.js';
 import { initTheme, reducedMotion } from './theme.js';
 import { editorActive, editorText, initEditor, openEditor } from './editor.js';
+import { boxText, noneText, pickBox, squareText, stepTarget } from './box-keys.js';
 import { initGenerator, openGenLink } from './generator.js';
 
 const $ = (id) => document.getElementById(id);
@@ -36,7 +37,8 @@ const state = {
   selected: -1, // box chosen by a click
   reach: null, // Set of squares the selected or dragged box can be pushed to
   drag: null, // {from, clientX, clientY}
-  target: -1, // reachable square under the dragged box
+  target: -1, // reachable square under the dragged box, or the keyboard's target
+  cursor: -1, // box mode (a box chosen by the keyboard): the target cursor's square
   facing: 2,
   dead: new Map(),
   wasSolved: false,
@@ -67,11 +69,14 @@ function status(text, kind = '') {
 // ---------------------------------------------------------------- drawing
 
 function draw() {
-  if (state.view.width === board.cols && state.view.height === board.rows) board.follow(state.view.player);
+  // The view follows the player, or the keyboard's target cursor in box mode.
+  const follow = state.cursor >= 0 ? state.cursor : state.view.player;
+  if (state.view.width === board.cols && state.view.height === board.rows) board.follow(follow);
   board.draw(state.view, {
     reach: state.reach,
     target: state.target,
     selected: state.selected,
+    cursor: state.cursor,
     drag: state.drag?.clientX === undefined ? null : state.drag,
     dead: state.dead,
     facing: state.facing,
@@ -707,6 +712,7 @@ function clearSelection() {
   state.reach = null;
   state.drag = null;
   state.target = -1;
+  state.cursor = -1;
 }
 
 /** A new input first finishes a walk and ends a replay, then acts on the Session. */
@@ -737,12 +743,18 @@ function act(fn) {
   };
 }
 
+let saidFirst = ''; // said before the counters when the next action ends (a keyboard push)
+
 /** Say the counters in the (visually hidden) live region, after an action ends. */
 function announce() {
   const v = state.view;
   const [one, many] = state.pull ? ['pull', 'pulls'] : ['push', 'pushes'];
-  $('announce').textContent = `${plural(v.moves, 'move', 'moves')}, ${plural(v.pushes, one, many)}, ${v.boxesOnGoals} of ${v.boxCount} boxes ${state.pull ? 'back at the start' : 'on goals'}.`;
+  say(`${saidFirst}${plural(v.moves, 'move', 'moves')}, ${plural(v.pushes, one, many)}, ${v.boxesOnGoals} of ${v.boxCount} boxes ${state.pull ? 'back at the start' : 'on goals'}.`);
+  saidFirst = '';
 }
+
+/** Put text in the live region only screen readers hear. */
+const say = (text) => ($('announce').textContent = text);
 
 const actions = {
   move: act((dir) => {
@@ -764,8 +776,55 @@ const actions = {
     if (state.selected >= 0 || state.drag) {
       clearSelection();
       status('Box let go.');
+      say('Box let go.');
       draw();
     }
+  },
+  // Box mode: the keyboard's way to choose a box and where it goes (box-keys.js).
+  boxMode: () => state.cursor >= 0,
+  chooseBox(step) {
+    const current = state.cursor >= 0 ? state.selected : -1;
+    interrupt();
+    const v = state.view;
+    const sq = pickBox(v, current, step);
+    if (sq < 0) {
+      say('There is no box to choose.');
+      return;
+    }
+    state.selected = state.cursor = sq;
+    state.reach = new Set(state.session.boxReach(sq));
+    if (current < 0) {
+      status(`Box mode: the arrows move the target over the lit squares, Enter ${state.pull ? 'pulls' : 'pushes'} the box there, B or Tab chooses the next box, Esc lets go.`);
+    }
+    say(boxText(v, sq, state.reach.size, !!state.pull));
+    draw();
+  },
+  target(dir) {
+    const v = state.view;
+    const next = stepTarget(state.reach, state.cursor, dir, v.width);
+    if (next < 0) {
+      say(noneText(dir));
+      return;
+    }
+    state.cursor = next;
+    state.target = next === state.selected ? -1 : next;
+    if (next === state.selected) say(`${squareText(v, next, !!state.pull)}: where the box is now.`);
+    else {
+      const path = state.session.boxPath(state.selected, next) ?? '';
+      const pushes = path.replace(/[a-z]/g, '').length;
+      say(`${squareText(v, next, !!state.pull)}: ${plural(pushes, state.pull ? 'pull' : 'push', state.pull ? 'pulls' : 'pushes')}, ${plural(path.length, 'move', 'moves')}.`);
+    }
+    draw();
+  },
+  pushTarget() {
+    const from = state.selected, to = state.cursor;
+    if (to === from) {
+      say(`Choose where the box goes with the arrows first, then press Enter. ${state.reach.size > 1 ? '' : 'This box cannot move from here.'}`.trim());
+      return;
+    }
+    saidFirst = `Box ${state.pull ? 'pulled' : 'pushed'} to ${squareText(state.view, to, !!state.pull).replace(/^R/, 'r')}. `;
+    if (!pushBox(from, to)) saidFirst = '';
+    draw();
   },
   zoom: (how) => zoomBoard(board, how, draw, state.view.player),
   redraw: () => draw(),
