@@ -11,9 +11,9 @@ use sokoban_core::format::parse_level;
 use sokoban_core::{Dir, Game, Level};
 use sokoban_solver::fast::board::Layout;
 use sokoban_solver::fast::features::{FeatureScratch, Rooms};
-use sokoban_solver::fast::plan::Plan;
+use sokoban_solver::fast::plan::{Plan, Step as PlanStep};
 use sokoban_solver::fast::{FastEvent, FastSearch};
-use sokoban_solver::problem::Problem;
+use sokoban_solver::problem::{Problem, NONE};
 use sokoban_solver::{solve, Limit, Mode, Options, Report, Solver, Status, StdClock, Step};
 
 fn fast_options() -> Options {
@@ -183,6 +183,50 @@ fn plan_fills_a_dead_end_from_the_far_end() {
     // end can still reach the others; nothing beyond the goals is a zone here.
     let at = |c: usize| p.compact[level.board.square(1, c)];
     assert!(!plan.out_of_plan_at(0, at(5)));
+}
+
+/// A plan that parks a box: the parking step counts as done while its square holds a box
+/// or once the goal it feeds does; the parked box is in place until its step is next.
+#[test]
+fn parking_steps_count_in_order() {
+    let level = parse_level("###########\n#@ $ $ $...#\n###########").unwrap();
+    let p = Problem::new(&level.board);
+    let sq = |c: usize| p.compact[level.board.square(1, c)];
+    let goal = |c: usize| PlanStep { square: sq(c), then: NONE };
+    let steps = vec![goal(10), PlanStep { square: sq(6), then: sq(9) }, goal(9), goal(8)];
+    let plan = Plan::from_steps(&p, steps, 1);
+    assert_eq!(plan.parking_steps(), 1);
+    let order: Vec<u16> = [10, 9, 8].iter().map(|&c| goal_at(&p, &level, 1, c)).collect();
+    assert_eq!(plan.order, order);
+    let done = |boxes: &[usize]| {
+        let mut occupied = vec![false; p.n];
+        for &c in boxes {
+            occupied[sq(c) as usize] = true;
+        }
+        plan.packed(&p, &occupied)
+    };
+    assert_eq!(done(&[]), 0);
+    assert_eq!(done(&[10]), 1);
+    assert_eq!(done(&[10, 6]), 2, "the box is parked");
+    assert_eq!(done(&[10, 9]), 3, "the parked box has gone on to its goal");
+    assert_eq!(done(&[10, 6, 8]), 2, "the goal fed by the parked box is empty");
+    assert_eq!(done(&[10, 9, 8]), 4);
+    assert_eq!((plan.goals_done(2), plan.goals_done(3), plan.goals_done(4)), (1, 2, 3));
+    // What the packer aims at, and which boxes are in place.
+    let mut occupied = vec![false; p.n];
+    occupied[sq(10) as usize] = true;
+    let mut next = Vec::new();
+    plan.next_goals(&p, &occupied, &mut next);
+    assert_eq!(plan.next_squares(&p, &next).collect::<Vec<_>>(), vec![sq(6)]);
+    occupied[sq(6) as usize] = true;
+    plan.next_goals(&p, &occupied, &mut next);
+    assert_eq!(plan.next_squares(&p, &next).collect::<Vec<_>>(), vec![sq(9)]);
+    assert!(plan.box_packed(sq(10), goal_at(&p, &level, 1, 10), &next));
+    assert!(!plan.box_packed(sq(6), NONE, &next), "the parked box moves on next");
+    assert!(!plan.box_packed(sq(4), NONE, &next));
+    // The same plan without parking.
+    let plain = plan.without_parking(&p);
+    assert_eq!((plain.parking_steps(), &plain.order), (0, &order));
 }
 
 /// A box parked in the dead end beyond the next goal is out of plan: once that goal is

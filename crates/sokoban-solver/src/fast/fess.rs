@@ -186,6 +186,20 @@ impl Analysis {
         let pairs = if flag("nopairs") { None } else { PairTable::new(&p).map(Arc::new) };
         Analysis { p, layout, plan, rooms, nearest, goal_no, hotspots, pairs }
     }
+
+    /// The same analysis with another plan.
+    pub fn with_plan(&self, plan: Arc<Plan>) -> Analysis {
+        Analysis {
+            p: Arc::clone(&self.p),
+            layout: Arc::clone(&self.layout),
+            plan,
+            rooms: Arc::clone(&self.rooms),
+            nearest: self.nearest.clone(),
+            goal_no: self.goal_no.clone(),
+            hotspots: self.hotspots.clone(),
+            pairs: self.pairs.clone(),
+        }
+    }
 }
 
 /// The search.
@@ -609,7 +623,10 @@ impl Fess {
             let r = features_rank(&f);
             (r, n_adv, (f.key(), r))
         };
-        let packed = u16::MAX - (rank >> 48) as u16;
+        let mut packed = u16::MAX - (rank >> 48) as u16;
+        if !self.a.plan.per_cluster {
+            packed = self.a.plan.goals_done(packed);
+        }
         if packed > self.stats.best_packed {
             self.stats.best_packed = packed;
         }
@@ -796,8 +813,7 @@ impl Fess {
     /// True when the box on `s` stands on a goal packed in plan order (after
     /// `plan.next_goals` for the position).
     fn is_packed(&self, s: u16) -> bool {
-        let j = self.a.goal_no[s as usize];
-        j != NONE && self.a.plan.goal_packed(j, &self.next_goals)
+        self.a.plan.box_packed(s, self.a.goal_no[s as usize], &self.next_goals)
     }
 
     /// The advisors' nominations (indices into `move_buf`, `usize::MAX` for none): the
@@ -810,10 +826,8 @@ impl Fess {
         plan.next_goals(p, &self.st.occupied, &mut self.next_goals);
         // Packer: a box (not packed itself) onto the next goal of a cluster, fewest pushes.
         self.mark_stamp += 1;
-        for &j in &self.next_goals {
-            if j != NONE {
-                self.mark[p.goals[j as usize] as usize] = self.mark_stamp;
-            }
+        for t in plan.next_squares(p, &self.next_goals) {
+            self.mark[t as usize] = self.mark_stamp;
         }
         let mut best: Option<(u16, usize)> = None;
         for (k, m) in self.move_buf.iter().enumerate() {

@@ -55,6 +55,14 @@ pub const STRATEGIES: [Strategy; 2] = [
     },
 ];
 
+/// The same strategies on the plan without its parking steps, run as well when the plan
+/// parks boxes: parking first is right on some levels (XSokoban 44, 87: solved only with
+/// it) and wrong on others (Microban 99, 111: many times more moves with it).
+pub const STRATEGIES_PLAIN: [Strategy; 2] = [
+    Strategy { name: "FESS rules, plan without parking", ..STRATEGIES[0] },
+    Strategy { name: "FESS scored, plan without parking", ..STRATEGIES[1] },
+];
+
 /// What [`FastSearch::run`] stopped for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FastEvent {
@@ -136,6 +144,7 @@ impl FastSearch {
         for f in flags.split(',') {
             match f {
                 "cluster" => plan.per_cluster = true,
+                "noparksteps" => plan = plan.without_parking(&p),
                 "noalt" => strategies.iter_mut().for_each(|s| s.config.alternate_best = false),
                 "noadv" => strategies.iter_mut().for_each(|s| s.config.advisors = false),
                 "rules" => strategies.retain(|s| !s.config.scored),
@@ -144,18 +153,51 @@ impl FastSearch {
                 _ => {}
             }
         }
+        if flags.split(',').any(|f| f == "showplan") {
+            eprintln!("plan: {} goals, {} relaxed removals", plan.order.len(), plan.relaxed);
+            let rc = |s: u16| board.row_col(p.board_sq[s as usize]);
+            for st in &plan.steps {
+                if st.then == crate::problem::NONE {
+                    eprint!("{:?} ", rc(st.square));
+                } else {
+                    eprint!("P{:?}->{:?} ", rc(st.square), rc(st.then));
+                }
+            }
+            eprintln!();
+        }
         let use_back = flags.split(',').any(|f| f == "back");
         let back_share = if use_back { memory_limit / 3 } else { 0 };
-        let share = (memory_limit - back_share) / strategies.len();
         let p = Arc::new(p);
+        // A plan that parks boxes is one guess among others: the same strategies also run
+        // on the plan without its parking steps (each pair gets half the time).
+        let plain = (plan.parking_steps() > 0 && !flags.split(',').any(|f| f == "oneplan"))
+            .then(|| plan.without_parking(&p));
         let analysis = Arc::new(Analysis::new(Arc::clone(&p), layout, Arc::new(plan)));
+        let mut analyses = vec![Arc::clone(&analysis)];
+        if let Some(plain) = plain {
+            analyses.push(Arc::new(analysis.with_plan(Arc::new(plain))));
+            let again: Vec<Strategy> = strategies
+                .iter()
+                .map(|s| Strategy { name: STRATEGIES_PLAIN[s.config.scored as usize].name, ..*s })
+                .collect();
+            strategies.extend(again);
+        }
+        let share = (memory_limit - back_share) / strategies.len();
         let back =
             use_back.then(|| Backward::new(Arc::clone(&analysis), player, boxes, back_share));
+        let n_first = strategies.len() / analyses.len();
         let runs = strategies
             .iter()
-            .map(|&strategy| Running {
+            .enumerate()
+            .map(|(k, &strategy)| Running {
                 strategy,
-                fess: Fess::new(Arc::clone(&analysis), strategy.config, player, boxes, share),
+                fess: Fess::new(
+                    Arc::clone(&analyses[k / n_first]),
+                    strategy.config,
+                    player,
+                    boxes,
+                    share,
+                ),
                 full: false,
             })
             .collect();
@@ -205,6 +247,13 @@ impl FastSearch {
         }
         let (r, c) = board.row_col(p.board_sq[player as usize]);
         rows[r][c] = '@';
+        if std::env::var("FESS").is_ok_and(|f| f.split(',').any(|x| x == "showplan")) {
+            // Development aid: the packing order as letters (a first) on the goals.
+            for (k, &j) in self.analysis.plan.order.iter().enumerate() {
+                let (r, c) = board.row_col(p.board_sq[p.goals[j as usize] as usize]);
+                rows[r][c] = (b'a' + (k % 26) as u8) as char;
+            }
+        }
         Some(rows.iter().map(|r| r.iter().collect::<String>() + "\n").collect())
     }
 

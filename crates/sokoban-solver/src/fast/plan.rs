@@ -7,12 +7,19 @@
 //! can leave, the one that gets off the goals in the fewest pulls goes first (then the one
 //! nearest the way out): the goals by the ways out are emptied first, so they are filled
 //! last. When no box can leave, the player may start anywhere next to the box; when still
-//! none can, the one reaching the most squares goes, and the plan counts those steps as
-//! relaxed. The packing order is the removal order reversed.
+//! none can, one box is *parked*: pulled off its goal to the nearest square off the goals
+//! that a box could be pushed to from the start, where it stays in the way until it can
+//! leave; when no box can even be parked, the one reaching the most squares goes. Those
+//! steps count as relaxed.
 //!
-//! A position has *packed* `k` goals when the first `k` goals of the order hold boxes. Its
-//! *out-of-plan* boxes are those standing where, once the next goals of the plan are
-//! filled, no goal still empty can be reached: the zone for each step is computed before
+//! The plan is the backward analysis reversed, as *steps*: fill a goal, or bring a box to
+//! a parking square (it moves on to its goal at a later step). A position has done `k`
+//! steps when the first `k` hold: the goal holds a box; the parking square does, or the
+//! goal its box goes on to. Parking matters: in XSokoban 87 the goals of one row can only
+//! be filled from a pocket the boxes must reach before the rows below are filled; without
+//! the parking steps the search fills those rows first and never recovers. Its *out-of-plan*
+//! boxes are those standing where, once the next goals of the plan are filled, no goal
+//! still empty can be reached: the zone for each number of goals filled is computed before
 //! the search (looking one change ahead, as Festival does), from reachability tables with
 //! the filled goals as walls. Goals next to each other form a *cluster* (for the picture).
 
@@ -50,6 +57,24 @@ pub struct Plan {
     /// one prefix of the whole order; then the boxes out of plan are those on goals past
     /// their cluster's prefix.
     pub per_cluster: bool,
+    /// The plan as steps (see [`Step`]): the goals in packing order, with the parking the
+    /// backward analysis needed put where the boxes must be parked.
+    pub steps: Vec<Step>,
+    /// Per number of steps done, the goals filled by them.
+    goals_done: Vec<u16>,
+    /// Per square, the step that puts a box there (`NONE`: none), and the step that takes a
+    /// parked box away from it (`NONE`: none).
+    fill_step: Vec<u16>,
+    vacate_step: Vec<u16>,
+}
+
+/// One step of the plan: a box onto `square`. A goal is filled for good; a parking square
+/// (`then` is not `NONE`) holds its box until a later step moves it on to goal square
+/// `then`, and counts as done once either holds a box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub square: u16,
+    pub then: u16,
 }
 
 impl Plan {
@@ -57,14 +82,27 @@ impl Plan {
     pub fn new(p: &Problem, layout: &Layout, start: &[u16]) -> Plan {
         let ng = p.goals.len();
         let small = ng * ng * p.n <= MAX_WORK;
-        let (order, relaxed) =
-            if small { backward_order(p, layout, start) } else { (distance_order(p, start), 0) };
-        Self::from_order(p, order, relaxed)
+        let (steps, relaxed) = if small {
+            backward_order(p, layout, start)
+        } else {
+            (goal_steps(p, &distance_order(p, start)), 0)
+        };
+        Self::from_steps(p, steps, relaxed)
     }
 
     /// The plan with a given packing order (goal numbers, all of them once).
     pub fn from_order(p: &Problem, order: Vec<u16>, relaxed: usize) -> Plan {
+        Self::from_steps(p, goal_steps(p, &order), relaxed)
+    }
+
+    /// The plan of a list of steps (every goal filled by exactly one step).
+    pub fn from_steps(p: &Problem, steps: Vec<Step>, relaxed: usize) -> Plan {
         let ng = p.goals.len();
+        let order: Vec<u16> = steps
+            .iter()
+            .filter(|st| st.then == NONE)
+            .map(|st| p.goals.binary_search(&st.square).expect("a goal step") as u16)
+            .collect();
         debug_assert_eq!(order.len(), ng);
         let small = ng * ng * p.n <= MAX_WORK;
         let (cluster, n_clusters) = goal_clusters(p);
@@ -76,6 +114,20 @@ impl Plan {
             let c = &mut clusters[cluster[j as usize] as usize];
             rank[j as usize] = c.len() as u16;
             c.push(j);
+        }
+        let mut goals_done = vec![0u16; steps.len() + 1];
+        let mut fill_step = vec![NONE; p.n];
+        let mut vacate_step = vec![NONE; p.n];
+        for (i, st) in steps.iter().enumerate() {
+            goals_done[i + 1] = goals_done[i] + (st.then == NONE) as u16;
+            let f = &mut fill_step[st.square as usize];
+            if *f == NONE {
+                *f = i as u16;
+            }
+            if st.then != NONE {
+                let onward = (i + 1..steps.len()).find(|&k| steps[k].square == st.then);
+                vacate_step[st.square as usize] = onward.map_or(NONE, |k| k as u16);
+            }
         }
         let zone_words = p.n.div_ceil(64);
         let zones = if small { out_of_plan_zones(p, &order, &place) } else { Vec::new() };
@@ -89,7 +141,28 @@ impl Plan {
             zones,
             zone_words,
             per_cluster: false,
+            steps,
+            goals_done,
+            fill_step,
+            vacate_step,
         }
+    }
+
+    /// The plan without its parking steps (the same goal order).
+    pub fn without_parking(&self, p: &Problem) -> Plan {
+        let mut plain = Self::from_steps(p, goal_steps(p, &self.order), self.relaxed);
+        plain.per_cluster = self.per_cluster;
+        plain
+    }
+
+    /// Steps that park boxes.
+    pub fn parking_steps(&self) -> usize {
+        self.steps.len() - self.order.len()
+    }
+
+    /// The goals filled by the first `steps` steps.
+    pub fn goals_done(&self, steps: u16) -> u16 {
+        self.goals_done.get(steps as usize).copied().unwrap_or(steps)
     }
 
     /// Packed goals and boxes out of plan of a position (`occupied[s]` where a box is,
@@ -114,31 +187,46 @@ impl Plan {
             return (packed as u16, filled as u16);
         }
         let packed = self.packed(p, occupied);
-        let oop = boxes.filter(|&b| self.out_of_plan_at(packed, b)).count();
+        let oop = boxes
+            .filter(|&b| !self.holds_step(packed, b) && self.out_of_plan_at(packed, b))
+            .count();
         (packed, oop as u16)
     }
 
-    /// Goals packed in plan order: the first `k` goals of the order hold boxes
+    /// Steps of the plan done: the longest prefix of the steps whose boxes are in place
     /// (`occupied[s]` where a box is).
     #[inline]
-    pub fn packed(&self, p: &Problem, occupied: &[bool]) -> u16 {
+    pub fn packed(&self, _p: &Problem, occupied: &[bool]) -> u16 {
         let mut k = 0;
-        while k < self.order.len() && occupied[p.goals[self.order[k] as usize] as usize] {
+        while let Some(st) = self.steps.get(k) {
+            let done = occupied[st.square as usize]
+                || (st.then != NONE && occupied[st.then as usize]);
+            if !done {
+                break;
+            }
             k += 1;
         }
         k as u16
+    }
+
+    /// True when a box on `s` is one the first `done` steps put in place and no step among
+    /// them or the next moves on.
+    #[inline]
+    fn holds_step(&self, done: u16, s: u16) -> bool {
+        self.fill_step[s as usize] < done && self.vacate_step[s as usize] > done
     }
 
     /// True when square `s` is in the out-of-plan zone of a position with `packed` goals
     /// packed.
     #[inline]
     pub fn out_of_plan_at(&self, packed: u16, s: u16) -> bool {
-        let at = packed as usize * self.zone_words + s as usize / 64;
+        let at = self.goals_done(packed) as usize * self.zone_words + s as usize / 64;
         self.zones.get(at).is_some_and(|w| w >> (s % 64) & 1 != 0)
     }
 
-    /// The next goals to fill, written into `out`: per cluster the first empty one (`NONE`
-    /// for a full cluster), or with one prefix of the whole order its first empty goal.
+    /// Where the plan goes next, written into `out` (read by [`Plan::next_squares`] and
+    /// [`Plan::box_packed`]): per cluster its first empty goal number (`NONE` for a full
+    /// cluster), or with one sequence of steps the steps done.
     pub fn next_goals(&self, p: &Problem, occupied: &[bool], out: &mut Vec<u16>) {
         out.clear();
         let empty = |j: &&u16| !occupied[p.goals[**j as usize] as usize];
@@ -147,20 +235,43 @@ impl Plan {
                 out.push(c.iter().find(empty).copied().unwrap_or(NONE));
             }
         } else {
-            out.push(self.order.iter().find(empty).copied().unwrap_or(NONE));
+            out.push(self.packed(p, occupied));
         }
     }
 
-    /// True when goal `j` is packed, given the position's [`Plan::next_goals`].
-    pub fn goal_packed(&self, j: u16, next: &[u16]) -> bool {
-        let j = j as usize;
-        if self.per_cluster {
-            let n = next[self.cluster[j] as usize];
-            n == NONE || self.rank[j] < self.rank[n as usize]
-        } else {
-            next[0] == NONE || self.place[j] < self.place[next[0] as usize]
-        }
+    /// The squares the next steps put a box on, given [`Plan::next_goals`].
+    pub fn next_squares<'a>(
+        &'a self,
+        p: &'a Problem,
+        next: &'a [u16],
+    ) -> impl Iterator<Item = u16> + 'a {
+        next.iter().filter_map(move |&x| {
+            if self.per_cluster {
+                (x != NONE).then(|| p.goals[x as usize])
+            } else {
+                self.steps.get(x as usize).map(|st| st.square)
+            }
+        })
     }
+
+    /// True when the box on square `s` (goal number `j`, `NONE` off the goals) is in place
+    /// by the plan, given [`Plan::next_goals`]: on a goal already packed, or parked by a
+    /// step done and not the next to move on.
+    pub fn box_packed(&self, s: u16, j: u16, next: &[u16]) -> bool {
+        if self.per_cluster {
+            if j == NONE {
+                return false;
+            }
+            let n = next[self.cluster[j as usize] as usize];
+            return n == NONE || self.rank[j as usize] < self.rank[n as usize];
+        }
+        self.holds_step(next[0], s)
+    }
+}
+
+/// The steps that fill the goals in `order` (goal numbers), one each.
+fn goal_steps(p: &Problem, order: &[u16]) -> Vec<Step> {
+    order.iter().map(|&j| Step { square: p.goals[j as usize], then: NONE }).collect()
 }
 
 /// Per step `k` (`k` goals packed), the squares from which a box can no longer reach any
@@ -251,7 +362,7 @@ fn distance_order(p: &Problem, start: &[u16]) -> Vec<u16> {
 }
 
 /// The backward analysis (see the module doc): the packing order and the relaxed steps.
-fn backward_order(p: &Problem, layout: &Layout, start: &[u16]) -> (Vec<u16>, usize) {
+fn backward_order(p: &Problem, layout: &Layout, start: &[u16]) -> (Vec<Step>, usize) {
     let ng = p.goals.len();
     let grid = &layout.grid;
     let mut exit = vec![false; p.n];
@@ -274,32 +385,31 @@ fn backward_order(p: &Problem, layout: &Layout, start: &[u16]) -> (Vec<u16>, usi
         cells.block(grid, layout.pad[g as usize] as usize);
     }
     let mut reach = BoxReach::new(grid);
-    let mut removal = Vec::with_capacity(ng);
+    // Squares a box can be pushed to from where some box starts, on the empty board: the
+    // only places a box can be parked (a box parked elsewhere could never have come).
+    let mut arrive = vec![false; p.n];
+    for &s0 in start {
+        let i = layout.pad[s0 as usize] as usize;
+        reach.search(grid, &layout.base, i, layout.base.free_sides(i));
+        for &node in reach.reached() {
+            let s = layout.compact[node as usize / 4];
+            if s != NONE {
+                arrive[s as usize] = true;
+            }
+        }
+    }
+    // The steps backwards: a box taken off a goal (to the way out or to a parking square:
+    // `then` = NONE), or a parked box leaving its square (`then` = the goal it came from).
+    let mut back_steps: Vec<Step> = Vec::with_capacity(ng);
     let mut relaxed = 0;
     let mut area = vec![false; p.n];
     let mut stack = Vec::with_capacity(p.n);
-    let mut parked: Vec<u16> = Vec::new();
+    // Parked boxes: (square, the goal square they came from).
+    let mut parked: Vec<(u16, u16)> = Vec::new();
     for _ in 0..ng {
-        // The player comes from outside the goal area: the squares it can walk to from
-        // the way out, the boxes still on goals in the way.
-        area.fill(false);
-        stack.clear();
-        for s in 0..p.n {
-            if exit[s] && !is_filled(p, &filled, s as u16) {
-                area[s] = true;
-                stack.push(s as u16);
-            }
-        }
-        while let Some(x) = stack.pop() {
-            for &y in &p.nbr[x as usize] {
-                if y != NONE && !area[y as usize] && !is_filled(p, &filled, y) {
-                    area[y as usize] = true;
-                    stack.push(y);
-                }
-            }
-        }
+        outside_area(p, &filled, &exit, &mut area, &mut stack);
         // Boxes parked earlier leave as soon as they can.
-        parked.retain(|&q| {
+        parked.retain(|&(q, g)| {
             pull_search(layout, &mut cells, &mut reach, q, None);
             let out = reach.reached().iter().any(|&node| {
                 let s = layout.compact[node as usize / 4];
@@ -307,6 +417,7 @@ fn backward_order(p: &Problem, layout: &Layout, start: &[u16]) -> (Vec<u16>, usi
             });
             if out {
                 cells.unblock(grid, layout.pad[q as usize] as usize);
+                back_steps.push(Step { square: q, then: g });
             }
             !out
         });
@@ -329,10 +440,10 @@ fn backward_order(p: &Problem, layout: &Layout, start: &[u16]) -> (Vec<u16>, usi
                 // goals it can be pulled to (it stays there in the way of the others until
                 // it can leave); or, when none can move at all, take out the one that gets
                 // farthest.
-                match park(p, layout, &mut cells, &mut reach, &filled) {
+                match park(p, layout, &mut cells, &mut reach, &filled, &arrive) {
                     Some((j, q)) => {
                         cells.block(grid, layout.pad[q as usize] as usize);
-                        parked.push(q);
+                        parked.push((q, p.goals[j as usize]));
                         j
                     }
                     None => farthest(p, layout, &mut cells, &mut reach, &filled),
@@ -341,15 +452,45 @@ fn backward_order(p: &Problem, layout: &Layout, start: &[u16]) -> (Vec<u16>, usi
         };
         filled[j as usize] = false;
         cells.unblock(grid, layout.pad[p.goals[j as usize] as usize] as usize);
-        removal.push(j);
+        back_steps.push(Step { square: p.goals[j as usize], then: NONE });
     }
-    removal.reverse();
-    (removal, relaxed)
+    // Boxes still parked at the end are parked first.
+    back_steps.extend(parked.iter().map(|&(q, g)| Step { square: q, then: g }));
+    let mut steps = back_steps;
+    steps.reverse();
+    (steps, relaxed)
 }
 
 /// True when goal square `s` still holds its box in the backward analysis.
 fn is_filled(p: &Problem, filled: &[bool], s: u16) -> bool {
     p.is_goal[s as usize] && filled[p.goals.binary_search(&s).expect("a goal")]
+}
+
+/// The player's squares when it comes from outside the goal area: those it can walk to
+/// from the way out (`exit`), the boxes still on goals (`filled`) in the way.
+fn outside_area(
+    p: &Problem,
+    filled: &[bool],
+    exit: &[bool],
+    area: &mut [bool],
+    stack: &mut Vec<u16>,
+) {
+    area.fill(false);
+    stack.clear();
+    for s in 0..p.n {
+        if exit[s] && !is_filled(p, filled, s as u16) {
+            area[s] = true;
+            stack.push(s as u16);
+        }
+    }
+    while let Some(x) = stack.pop() {
+        for &y in &p.nbr[x as usize] {
+            if y != NONE && !area[y as usize] && !is_filled(p, filled, y) {
+                area[y as usize] = true;
+                stack.push(y);
+            }
+        }
+    }
 }
 
 /// Of the filled goals, the one whose box can be pulled out to the way out in the fewest
@@ -386,9 +527,6 @@ fn removable(
                 out = out.min(k);
             }
         }
-        if std::env::var("PLAN_DEBUG").is_ok() {
-            eprintln!("goal {} sides {sides:04b} leave {leave} out {out}", p.board_sq[g as usize]);
-        }
         let key = (leave, out);
         if out != u32::MAX && best.is_none_or(|(b, _)| key < b) {
             best = Some((key, j as u16));
@@ -406,6 +544,7 @@ fn park(
     cells: &mut Cells,
     reach: &mut BoxReach,
     filled: &[bool],
+    arrive: &[bool],
 ) -> Option<(u16, u16)> {
     let mut best: Option<(u32, u16, u16)> = None;
     for (j, &g) in p.goals.iter().enumerate() {
@@ -415,7 +554,7 @@ fn park(
         pull_search(layout, cells, reach, g, None);
         for &node in reach.ends() {
             let s = layout.compact[node as usize / 4];
-            if s == NONE || p.is_goal[s as usize] {
+            if s == NONE || p.is_goal[s as usize] || !arrive[s as usize] {
                 continue;
             }
             let k = reach.pushes(node as usize).unwrap_or(u32::MAX);
