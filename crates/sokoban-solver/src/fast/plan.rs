@@ -199,8 +199,8 @@ impl Plan {
     pub fn packed(&self, _p: &Problem, occupied: &[bool]) -> u16 {
         let mut k = 0;
         while let Some(st) = self.steps.get(k) {
-            let done = occupied[st.square as usize]
-                || (st.then != NONE && occupied[st.then as usize]);
+            let done =
+                occupied[st.square as usize] || (st.then != NONE && occupied[st.then as usize]);
             if !done {
                 break;
             }
