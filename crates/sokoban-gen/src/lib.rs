@@ -23,7 +23,7 @@
 //! like the solver, so a Web Worker can report progress and take a cancel between slices.
 
 use sokoban_core::format::{self};
-use sokoban_core::{Game, Level};
+use sokoban_core::{Game, Level, Move, Square};
 use sokoban_solver::{Clock, Mode, Options, Solution, Solver, Status, Step};
 
 /// Smallest and largest width and height, walls included.
@@ -161,6 +161,8 @@ pub struct Difficulty {
     pub optimal: bool,
     /// The solver's effort: nodes (optimal) or moves made (fast search).
     pub nodes: u64,
+    /// How often the solution turns from pushing one box to pushing another.
+    pub box_changes: usize,
 }
 
 impl Difficulty {
@@ -201,6 +203,8 @@ pub struct GenProgress {
 }
 
 /// What one [`Generator::step`] ended with.
+// One value per slice of work: boxing the level would save nothing worth having.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum GenStep {
     Running(GenProgress),
@@ -358,6 +362,7 @@ impl Generator {
             moves: solution.moves.len(),
             optimal: self.mode == Mode::Optimal,
             nodes,
+            box_changes: box_changes(&level, &solution.moves),
         };
         if self.best.as_ref().is_some_and(|b| b.difficulty.rank() >= difficulty.rank()) {
             return;
@@ -404,6 +409,27 @@ pub fn replay(level: &Level, solution: &Solution) -> Result<(), String> {
     } else {
         Err("the solution does not solve the level".into())
     }
+}
+
+/// How often a move list turns from pushing one box to pushing another (0 when one box
+/// does all the pushes).
+pub fn box_changes(level: &Level, moves: &[Move]) -> usize {
+    let board = &level.board;
+    let mut pos = level.start.clone();
+    // Where the box pushed last stands now.
+    let mut last: Option<Square> = None;
+    let mut changes = 0;
+    for m in moves {
+        let Some(from) = board.neighbor(pos.player, m.dir) else { break };
+        if pos.apply(board, m.dir).is_none() {
+            break;
+        }
+        if m.push {
+            changes += usize::from(last.is_some_and(|l| l != from));
+            last = board.neighbor(from, m.dir);
+        }
+    }
+    changes
 }
 
 // ---------------------------------------------------------------------------------------
@@ -713,6 +739,17 @@ mod tests {
         };
         assert!(slices > 1);
         assert_eq!(whole.xsb, sliced.xsb);
+    }
+
+    #[test]
+    fn box_changes_count_turns_to_another_box() {
+        let level = format::parse_level("#######\n#@$ . #\n#  $  #\n#   . #\n#######").unwrap();
+        let moves = |text: &str| sokoban_core::lurd::parse_lurd(text).unwrap();
+        // The first box twice, then the second box, then the first again.
+        assert_eq!(box_changes(&level, &moves("RR")), 0);
+        assert_eq!(box_changes(&level, &moves("RRldR")), 1);
+        assert_eq!(box_changes(&level, &moves("RRldRdrruuL")), 2);
+        assert_eq!(box_changes(&level, &[]), 0);
     }
 
     #[test]
