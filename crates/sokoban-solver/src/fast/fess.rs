@@ -66,11 +66,19 @@ pub struct Config {
     /// its barrier boxes move (some solution, if any, starts with a push into it). Fewer
     /// children per position, but each costs a corral analysis.
     pub corral_moves: bool,
+    /// The area joiner advises (rules strategy): a move that leaves fewer player areas.
+    pub area_joiner: bool,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { alternate_best: true, advisors: true, scored: false, corral_moves: false }
+        Config {
+            alternate_best: true,
+            advisors: true,
+            scored: false,
+            corral_moves: false,
+            area_joiner: true,
+        }
     }
 }
 
@@ -843,7 +851,7 @@ impl Fess {
         }
         // Area joiner: of the boxes next to two areas or more, the move that leaves the
         // fewest areas (fewer than now).
-        if f.regions > 1 && !flag("nojoin") {
+        if f.regions > 1 && self.config.area_joiner && !flag("nojoin") {
             out[1] = self.join_areas(f.regions);
         }
         // Passage opener: a box alone in a passage, moved off every passage.

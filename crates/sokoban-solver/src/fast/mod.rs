@@ -36,31 +36,67 @@ pub struct Strategy {
     /// Moves per turn, relative to the cheapest strategy's (so that each gets about the
     /// same time).
     pub share: u64,
+    /// Moves after which the strategy stops (0: never), so that a probe for the levels it
+    /// solves at once costs the others little.
+    pub limit: u64,
 }
+
+/// Moves a probe strategy makes before it stops.
+const PROBE_MOVES: u64 = 100_000;
 
 /// The schedule: strategies run side by side, one turn each in rotation, each with an
 /// equal part of the memory, until one solves the level. Their strengths differ (the
 /// rules strategy is five times faster per position; the scored one, Festival's way,
-/// judges its moves better), and the levels each solves alone overlap only in part.
-pub const STRATEGIES: [Strategy; 2] = [
+/// judges its moves better), and the levels each solves alone overlap only in part. The
+/// third, the rules strategy without the area joiner, is a probe with a small share that
+/// stops after [`PROBE_MOVES`] moves: alone it solves fewer levels, but some at once that
+/// the others never do (XSokoban 42 in 248 moves).
+pub const STRATEGIES: [Strategy; 3] = [
     Strategy {
         name: "FESS rules",
-        config: Config { alternate_best: true, advisors: true, scored: false, corral_moves: false },
+        config: Config {
+            alternate_best: true,
+            advisors: true,
+            scored: false,
+            corral_moves: false,
+            area_joiner: true,
+        },
         share: 5,
+        limit: 0,
     },
     Strategy {
         name: "FESS scored",
-        config: Config { alternate_best: true, advisors: true, scored: true, corral_moves: true },
+        config: Config {
+            alternate_best: true,
+            advisors: true,
+            scored: true,
+            corral_moves: true,
+            area_joiner: true,
+        },
         share: 1,
+        limit: 0,
+    },
+    Strategy {
+        name: "FESS rules, no area joiner",
+        config: Config {
+            alternate_best: true,
+            advisors: true,
+            scored: false,
+            corral_moves: false,
+            area_joiner: false,
+        },
+        share: 1,
+        limit: PROBE_MOVES,
     },
 ];
 
 /// The same strategies on the plan without its parking steps, run as well when the plan
 /// parks boxes: parking first is right on some levels (XSokoban 44, 87: solved only with
 /// it) and wrong on others (Microban 99, 111: many times more moves with it).
-pub const STRATEGIES_PLAIN: [Strategy; 2] = [
+pub const STRATEGIES_PLAIN: [Strategy; 3] = [
     Strategy { name: "FESS rules, plan without parking", ..STRATEGIES[0] },
     Strategy { name: "FESS scored, plan without parking", ..STRATEGIES[1] },
+    Strategy { name: "FESS rules, no area joiner, plan without parking", ..STRATEGIES[2] },
 ];
 
 /// What [`FastSearch::run`] stopped for.
@@ -108,7 +144,7 @@ pub struct FastProgress {
 struct Running {
     strategy: Strategy,
     fess: Fess,
-    /// Out of memory: no more turns.
+    /// Out of memory, or a probe out of moves: no more turns.
     full: bool,
 }
 
@@ -147,7 +183,7 @@ impl FastSearch {
                 "noparksteps" => plan = plan.without_parking(&p),
                 "noalt" => strategies.iter_mut().for_each(|s| s.config.alternate_best = false),
                 "noadv" => strategies.iter_mut().for_each(|s| s.config.advisors = false),
-                "rules" => strategies.retain(|s| !s.config.scored),
+                "rules" => strategies.retain(|s| s.name == STRATEGIES[0].name),
                 "scored" => strategies.retain(|s| s.config.scored),
                 "nocorral" => strategies.iter_mut().for_each(|s| s.config.corral_moves = false),
                 _ => {}
@@ -178,11 +214,19 @@ impl FastSearch {
             analyses.push(Arc::new(analysis.with_plan(Arc::new(plain))));
             let again: Vec<Strategy> = strategies
                 .iter()
-                .map(|s| Strategy { name: STRATEGIES_PLAIN[s.config.scored as usize].name, ..*s })
+                .map(|s| {
+                    let k = STRATEGIES.iter().position(|t| t.name == s.name).unwrap_or(0);
+                    Strategy { name: STRATEGIES_PLAIN[k].name, ..*s }
+                })
                 .collect();
             strategies.extend(again);
         }
-        let share = (memory_limit - back_share) / strategies.len();
+        // Memory: a probe gets a sixteenth (its moves are few), the others share the rest.
+        let total = memory_limit - back_share;
+        let probes = strategies.iter().filter(|s| s.limit > 0).count();
+        let mains = strategies.len() - probes;
+        let probe_share = if mains > 0 { total / 16 } else { total / probes.max(1) };
+        let share = (total - probes * probe_share) / mains.max(1);
         let back =
             use_back.then(|| Backward::new(Arc::clone(&analysis), player, boxes, back_share));
         let n_first = strategies.len() / analyses.len();
@@ -196,7 +240,7 @@ impl FastSearch {
                     strategy.config,
                     player,
                     boxes,
-                    share,
+                    if strategy.limit > 0 { probe_share } else { share },
                 ),
                 full: false,
             })
@@ -301,8 +345,18 @@ impl FastSearch {
         let max_share = self.runs.iter().map(|r| r.strategy.share).max().unwrap_or(1);
         let run = &mut self.runs[k];
         let moves = (budget * run.strategy.share / max_share).max(1);
-        match run.fess.run(moves, self.back.as_ref()) {
-            FessEvent::Budget => FastEvent::Budget,
+        let event = run.fess.run(moves, self.back.as_ref());
+        if run.strategy.limit > 0 && run.fess.stats.generated >= run.strategy.limit {
+            run.full = true; // a probe that has had its moves: no more turns
+        }
+        match event {
+            FessEvent::Budget => {
+                if self.runs.iter().all(|r| r.full) {
+                    FastEvent::OutOfMemory
+                } else {
+                    FastEvent::Budget
+                }
+            }
             FessEvent::Solved(pushes) => FastEvent::Solved(pushes),
             FessEvent::Met(node, back_node) => {
                 let mut pushes = run.fess.pushes_to(node);
