@@ -88,7 +88,7 @@ export function zoomBoard(board, how, redraw, square = -1) {
 export function attachInput(canvas, board, h) {
   window.addEventListener('keydown', (e) => {
     // Keys in a dialog (the help overlay lets Tab, Enter and Space through) are its own.
-    if (e.defaultPrevented || isFormField(e.target) || e.target.closest?.('dialog')) return;
+    if (e.defaultPrevented || isFormField(e.target) || e.target.closest?.('dialog[open]')) return;
     const action = keyAction(e, h.boxMode());
     if (!action) return;
     // A focused button keeps Enter/Space (and Tab moves the focus) unless a box is chosen
