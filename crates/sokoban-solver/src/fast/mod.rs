@@ -42,7 +42,7 @@ pub struct Strategy {
 }
 
 /// Moves a probe strategy makes before it stops.
-const PROBE_MOVES: u64 = 100_000;
+const PROBE_MOVES: u64 = 25_000;
 
 /// The schedule: strategies run side by side, one turn each in rotation, each with an
 /// equal part of the memory, until one solves the level. Their strengths differ (the
