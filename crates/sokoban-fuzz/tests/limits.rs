@@ -154,29 +154,27 @@ fn deadlock_marks_on_a_255_by_255_level_within_a_second() {
     within("255x255: deadlock marks", || checker.check(&level.start));
 }
 
-/// A solve with a one-second time limit answers within about a second, the setup
-/// included. Not so on larger rooms: the setup runs before the clock can stop it. On a
-/// 60 x 60 room with 100 boxes (release build): the optimal search's group analysis
-/// (`Engine::enable_groups`, in `Solver::new`) takes about 24 s, the fast search's
-/// `Solver::new` about 18 s (40 x 40 with 36 boxes: 0.27 s and 2.3 s); on 255 x 255 with
-/// 1,600 boxes neither ended within 10 minutes. The page runs the solver in a worker it can
-/// terminate, so the tab itself stays responsive. In the solver crate: reported, not fixed
-/// here.
+/// A solve with a short time limit answers within a second, the setup included, on a
+/// 60 x 60 room with 100 boxes. The setup runs before the clock can stop it, so it is kept
+/// small on big levels: the optimal search's group analysis charges each of its trial
+/// searches for setting it up (it took 24 s here before), the fast search leaves out the
+/// backward plan analysis (goals² × squares over 10 M) and the scored strategy (boxes ×
+/// squares² over 100 M; its first position alone took 12 s). On 255 x 255 with 1,600
+/// boxes the setup is still long (the problem's distance tables): the page runs the
+/// solver in a worker it can terminate, so the tab itself stays responsive.
 #[test]
-#[ignore = "solver crate: Solver::new on a 60x60 room with 100 boxes takes ~24 s (optimal) and ~18 s (fast) regardless of the time limit"]
+#[cfg_attr(debug_assertions, ignore = "timed: run in release")]
 fn solver_setup_keeps_the_time_limit_on_a_60_by_60_room() {
     use sokoban_solver::{Mode, Options, StdClock};
     let level = format::parse_level(&big_room(60, 60)).expect("valid");
     for mode in [Mode::Optimal, Mode::Fast] {
         let options =
-            Options { time_limit_ms: Some(1000.0), table_mib: 64, mode, ..Options::default() };
+            Options { time_limit_ms: Some(300.0), table_mib: 64, mode, ..Options::default() };
         let clock = StdClock::new();
-        let r = within(&format!("60x60: solve with a 1 s limit, {mode:?}"), || {
+        let r = within(&format!("60x60: solve with a 0.3 s limit, {mode:?}"), || {
             sokoban_solver::solve(&level, &level.start, options, &clock, |_| true)
         });
-        if let Ok(r) = r {
-            assert_ne!(r.status, sokoban_solver::Status::Error);
-        }
+        assert_ne!(r.expect("the solver sets up").status, sokoban_solver::Status::Error);
     }
 }
 

@@ -43,6 +43,10 @@ const MERGE_WORK: u64 = 200_000_000;
 const MAX_GROUP: usize = 8;
 /// Table memory of each group's search.
 const TABLE_BYTES: usize = 2 << 20;
+/// What setting up one of those searches costs, in nodes of the budget below (its table
+/// is cleared, its arrays made): on a big level with many boxes the thousands of pairs to
+/// try cost more to set up than to search (60 x 60 with 100 boxes: 24 s before this).
+const SETUP_NODES: u64 = 1000;
 /// Cached costs kept before the cache is cleared.
 const CACHE_LIMIT: usize = 1 << 18;
 
@@ -169,7 +173,7 @@ impl Groups {
             let sq: Vec<u16> = m.iter().map(|&i| boxes[i as usize]).collect();
             let mut e = Engine::with_problem(p.clone(), player, &sq, TABLE_BYTES);
             let (c, _) = e.bound(MERGE_BUDGET.min(left));
-            spent.set(spent.get() + e.stats().nodes);
+            spent.set(spent.get() + e.stats().nodes + SETUP_NODES);
             c
         };
         let mut cost: Vec<u32> = members.iter().map(|m| root_cost(m)).collect();

@@ -41,6 +41,9 @@ pub struct Strategy {
     pub limit: u64,
 }
 
+/// Most work (boxes x squares x squares) for which the scored strategy runs.
+const SCORED_MAX_WORK: usize = 100_000_000;
+
 /// Moves a probe strategy makes before it stops.
 const PROBE_MOVES: u64 = 25_000;
 
@@ -200,6 +203,15 @@ impl FastSearch {
                 }
             }
             eprintln!();
+        }
+        // The scored strategy scores every move of a position, each with a count of the
+        // player's areas: boxes x squares x squares work a position. On boards where that is
+        // too much (60 x 60 with 100 boxes: 12 s for the first position) it is left out.
+        if boxes.len() * p.n * p.n > SCORED_MAX_WORK {
+            strategies.retain(|s| !s.config.scored);
+            if strategies.is_empty() {
+                strategies.push(STRATEGIES[0]);
+            }
         }
         let use_back = flags.split(',').any(|f| f == "back");
         let back_share = if use_back { memory_limit / 3 } else { 0 };

@@ -32,7 +32,7 @@ use crate::problem::{Problem, INF_DIST, NONE};
 /// Beyond this much work (goals² × squares) the backward analysis is skipped and the goals
 /// are ordered by distance (farthest from the boxes first), and there are no out-of-plan
 /// zones.
-const MAX_WORK: usize = 60_000_000;
+const MAX_WORK: usize = 10_000_000;
 
 /// The packing plan of a level.
 #[derive(Clone, Debug)]
