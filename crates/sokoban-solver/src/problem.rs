@@ -308,8 +308,37 @@ impl Problem {
         (sides, comp)
     }
 
-    /// Push distances to every goal by backward search over (box square, player side):
-    /// the best over all sides, and the best per side class.
+    /// Breadth-first search by pulls over (box square, player side) states `b * 4 + side`,
+    /// from the states already in `queue`: `enter(state, from)` is asked for each state one
+    /// pull back from a state taken off the queue (the player on a side of the same class),
+    /// and the state is queued when it answers true.
+    fn pull_search(
+        &self,
+        sides: &[[u8; 4]],
+        queue: &mut Vec<u32>,
+        mut enter: impl FnMut(usize, usize) -> bool,
+    ) {
+        let mut head = 0;
+        while head < queue.len() {
+            let st = queue[head];
+            head += 1;
+            let (b2, side) = ((st / 4) as usize, (st % 4) as usize);
+            // The box reached b2 by a push away from `side`: it came from b = b2 + side,
+            // and the player stood at b + side before the push.
+            let b = self.nbr[b2][side];
+            if b == NONE || self.nbr[b as usize][side] == NONE {
+                continue;
+            }
+            let b = b as usize;
+            let class = sides[b][side];
+            for t in 0..4 {
+                if sides[b][t] == class && enter(b * 4 + t, st as usize) {
+                    queue.push((b * 4 + t) as u32);
+                }
+            }
+        }
+    }
+
     /// Squares from which a lone box reaches no goal: those no goal reaches by pulls (the
     /// player on a side of the class it can walk to), every goal searched at once.
     fn dead_squares(&self, sides: &[[u8; 4]]) -> Vec<bool> {
@@ -324,27 +353,12 @@ impl Problem {
                 }
             }
         }
-        let mut head = 0;
-        while head < queue.len() {
-            let st = queue[head];
-            head += 1;
-            let (b2, side) = ((st / 4) as usize, (st % 4) as usize);
-            let b = self.nbr[b2][side];
-            if b == NONE || self.nbr[b as usize][side] == NONE {
-                continue;
-            }
-            let b = b as usize;
-            let class = sides[b][side];
-            for t in 0..4 {
-                if sides[b][t] == class && !seen[b * 4 + t] {
-                    seen[b * 4 + t] = true;
-                    queue.push((b * 4 + t) as u32);
-                }
-            }
-        }
+        self.pull_search(sides, &mut queue, |t, _| !std::mem::replace(&mut seen[t], true));
         (0..n).map(|s| !self.is_goal[s] && (0..4).all(|d| !seen[s * 4 + d])).collect()
     }
 
+    /// Push distances to every goal by backward search over (box square, player side):
+    /// the best over all sides, and the best per side class.
     fn push_distances(&self, sides: &[[u8; 4]], classes: bool) -> (Vec<u16>, Vec<u16>) {
         let n = self.n;
         let ng = self.goals.len();
@@ -362,27 +376,13 @@ impl Problem {
                     queue.push(g as u32 * 4 + d as u32);
                 }
             }
-            let mut head = 0;
-            while head < queue.len() {
-                let st = queue[head];
-                head += 1;
-                let (b2, side) = ((st / 4) as usize, (st % 4) as usize);
-                let k = state[st as usize];
-                // The box reached b2 by a push away from `side`: it came from b = b2 + side,
-                // and the player stood at b + side before the push.
-                let b = self.nbr[b2][side];
-                if b == NONE || self.nbr[b as usize][side] == NONE {
-                    continue;
+            self.pull_search(sides, &mut queue, |t, from| {
+                let new = state[t] == INF_DIST;
+                if new {
+                    state[t] = state[from] + 1;
                 }
-                let b = b as usize;
-                let class = sides[b][side];
-                for t in 0..4 {
-                    if sides[b][t] == class && state[b * 4 + t] == INF_DIST {
-                        state[b * 4 + t] = k + 1;
-                        queue.push((b * 4 + t) as u32);
-                    }
-                }
-            }
+                new
+            });
             for s in 0..n {
                 let m = (0..4).map(|d| state[s * 4 + d]).min().unwrap_or(INF_DIST);
                 dist[j * n + s] = m;

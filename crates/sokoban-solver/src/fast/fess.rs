@@ -631,10 +631,7 @@ impl Fess {
             let r = features_rank(&f);
             (r, n_adv, (f.key(), r))
         };
-        let mut packed = u16::MAX - (rank >> 48) as u16;
-        if !self.a.plan.per_cluster {
-            packed = self.a.plan.goals_done(packed);
-        }
+        let packed = self.a.plan.goals_done(u16::MAX - (rank >> 48) as u16);
         if packed > self.stats.best_packed {
             self.stats.best_packed = packed;
         }

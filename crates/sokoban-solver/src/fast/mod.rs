@@ -192,18 +192,6 @@ impl FastSearch {
                 _ => {}
             }
         }
-        if flags.split(',').any(|f| f == "showplan") {
-            eprintln!("plan: {} goals, {} relaxed removals", plan.order.len(), plan.relaxed);
-            let rc = |s: u16| board.row_col(p.board_sq[s as usize]);
-            for st in &plan.steps {
-                if st.then == crate::problem::NONE {
-                    eprint!("{:?} ", rc(st.square));
-                } else {
-                    eprint!("P{:?}->{:?} ", rc(st.square), rc(st.then));
-                }
-            }
-            eprintln!();
-        }
         // The scored strategy scores every move of a position, each with a count of the
         // player's areas: boxes x squares x squares work a position. On boards where that is
         // too much (60 x 60 with 100 boxes: 12 s for the first position) it is left out.
@@ -221,34 +209,31 @@ impl FastSearch {
         let plain = (plan.parking_steps() > 0 && !flags.split(',').any(|f| f == "oneplan"))
             .then(|| plan.without_parking(&p));
         let analysis = Arc::new(Analysis::new(Arc::clone(&p), layout, Arc::new(plan)));
-        let mut analyses = vec![Arc::clone(&analysis)];
+        // Each strategy with the analysis (and plan) it searches.
+        let mut planned: Vec<(Strategy, Arc<Analysis>)> =
+            strategies.iter().map(|&s| (s, Arc::clone(&analysis))).collect();
         if let Some(plain) = plain {
-            analyses.push(Arc::new(analysis.with_plan(Arc::new(plain))));
-            let again: Vec<Strategy> = strategies
-                .iter()
-                .map(|s| {
-                    let k = STRATEGIES.iter().position(|t| t.name == s.name).unwrap_or(0);
-                    Strategy { name: STRATEGIES_PLAIN[k].name, ..*s }
-                })
-                .collect();
-            strategies.extend(again);
+            let plain = Arc::new(analysis.with_plan(Arc::new(plain)));
+            for &s in &strategies {
+                let k = STRATEGIES.iter().position(|t| t.name == s.name).unwrap_or(0);
+                let s = Strategy { name: STRATEGIES_PLAIN[k].name, ..s };
+                planned.push((s, Arc::clone(&plain)));
+            }
         }
         // Memory: a probe gets a sixteenth (its moves are few), the others share the rest.
         let total = memory_limit - back_share;
-        let probes = strategies.iter().filter(|s| s.limit > 0).count();
-        let mains = strategies.len() - probes;
+        let probes = planned.iter().filter(|(s, _)| s.limit > 0).count();
+        let mains = planned.len() - probes;
         let probe_share = if mains > 0 { total / 16 } else { total / probes.max(1) };
         let share = (total - probes * probe_share) / mains.max(1);
         let back =
             use_back.then(|| Backward::new(Arc::clone(&analysis), player, boxes, back_share));
-        let n_first = strategies.len() / analyses.len();
-        let runs = strategies
-            .iter()
-            .enumerate()
-            .map(|(k, &strategy)| Running {
+        let runs = planned
+            .into_iter()
+            .map(|(strategy, a)| Running {
                 strategy,
                 fess: Fess::new(
-                    Arc::clone(&analyses[k / n_first]),
+                    a,
                     strategy.config,
                     player,
                     boxes,
@@ -303,13 +288,6 @@ impl FastSearch {
         }
         let (r, c) = board.row_col(p.board_sq[player as usize]);
         rows[r][c] = '@';
-        if std::env::var("FESS").is_ok_and(|f| f.split(',').any(|x| x == "showplan")) {
-            // Development aid: the packing order as letters (a first) on the goals.
-            for (k, &j) in self.analysis.plan.order.iter().enumerate() {
-                let (r, c) = board.row_col(p.board_sq[p.goals[j as usize] as usize]);
-                rows[r][c] = (b'a' + (k % 26) as u8) as char;
-            }
-        }
         Some(rows.iter().map(|r| r.iter().collect::<String>() + "\n").collect())
     }
 

@@ -115,20 +115,7 @@ impl Plan {
             rank[j as usize] = c.len() as u16;
             c.push(j);
         }
-        let mut goals_done = vec![0u16; steps.len() + 1];
-        let mut fill_step = vec![NONE; p.n];
-        let mut vacate_step = vec![NONE; p.n];
-        for (i, st) in steps.iter().enumerate() {
-            goals_done[i + 1] = goals_done[i] + (st.then == NONE) as u16;
-            let f = &mut fill_step[st.square as usize];
-            if *f == NONE {
-                *f = i as u16;
-            }
-            if st.then != NONE {
-                let onward = (i + 1..steps.len()).find(|&k| steps[k].square == st.then);
-                vacate_step[st.square as usize] = onward.map_or(NONE, |k| k as u16);
-            }
-        }
+        let (goals_done, fill_step, vacate_step) = step_tables(p, &steps);
         let zone_words = p.n.div_ceil(64);
         let zones = if small { out_of_plan_zones(p, &order, &place) } else { Vec::new() };
         Plan {
@@ -150,9 +137,10 @@ impl Plan {
 
     /// The plan without its parking steps (the same goal order).
     pub fn without_parking(&self, p: &Problem) -> Plan {
-        let mut plain = Self::from_steps(p, goal_steps(p, &self.order), self.relaxed);
-        plain.per_cluster = self.per_cluster;
-        plain
+        let steps = goal_steps(p, &self.order);
+        let (goals_done, fill_step, vacate_step) = step_tables(p, &steps);
+        // The order, clusters and zones stay: they follow from the goal order alone.
+        Plan { steps, goals_done, fill_step, vacate_step, ..self.clone() }
     }
 
     /// Steps that park boxes.
@@ -160,8 +148,12 @@ impl Plan {
         self.steps.len() - self.order.len()
     }
 
-    /// The goals filled by the first `steps` steps.
+    /// The goals filled by a position's packed count (`steps` steps done; per cluster,
+    /// already a count of goals).
     pub fn goals_done(&self, steps: u16) -> u16 {
+        if self.per_cluster {
+            return steps;
+        }
         self.goals_done.get(steps as usize).copied().unwrap_or(steps)
     }
 
@@ -267,6 +259,26 @@ impl Plan {
         }
         self.holds_step(next[0], s)
     }
+}
+
+/// Per number of steps done, the goals filled by them; per square, the step that puts a
+/// box there and the step that takes a parked box away (`NONE`: none).
+fn step_tables(p: &Problem, steps: &[Step]) -> (Vec<u16>, Vec<u16>, Vec<u16>) {
+    let mut goals_done = vec![0u16; steps.len() + 1];
+    let mut fill_step = vec![NONE; p.n];
+    let mut vacate_step = vec![NONE; p.n];
+    for (i, st) in steps.iter().enumerate() {
+        goals_done[i + 1] = goals_done[i] + (st.then == NONE) as u16;
+        let f = &mut fill_step[st.square as usize];
+        if *f == NONE {
+            *f = i as u16;
+        }
+        if st.then != NONE {
+            let onward = (i + 1..steps.len()).find(|&k| steps[k].square == st.then);
+            vacate_step[st.square as usize] = onward.map_or(NONE, |k| k as u16);
+        }
+    }
+    (goals_done, fill_step, vacate_step)
 }
 
 /// The steps that fill the goals in `order` (goal numbers), one each.
