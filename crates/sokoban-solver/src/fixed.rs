@@ -139,3 +139,67 @@ fn augment(
     }
     false
 }
+
+/// Most floor squares for which [`Reduced`] builds problems (a problem's component table
+/// takes squares² bytes and as many steps to build).
+pub const REDUCED_MAX_SQUARES: usize = 1024;
+/// Memory for cached reduced problems; the cache is cleared when the next would not fit.
+const REDUCED_CACHE_BYTES: usize = 32 << 20;
+
+/// The problem of the board with a set of boxes frozen on goals made walls — what the
+/// search starts from when the start position has such boxes (see `without_fixed_boxes` in
+/// the crate root) — built when a position in the search first has that set, and cached by
+/// it. Its push distances and side classes know the new walls: a box whose way to the
+/// empty goals ran through a frozen box, or whose player can no longer get round it, is
+/// seen to be cut off, which the tables of the empty board cannot see.
+pub struct Reduced {
+    board: sokoban_core::Board,
+    cache: HashMap<u64, std::sync::Arc<Problem>>,
+    bytes: usize,
+    /// Problems built.
+    pub built: u64,
+}
+
+impl Reduced {
+    /// For the board `board` (the one `p` was built from); `None` on boards too large.
+    pub fn new(board: &sokoban_core::Board, p: &Problem) -> Option<Reduced> {
+        (p.n <= REDUCED_MAX_SQUARES).then(|| Reduced {
+            board: board.clone(),
+            cache: HashMap::new(),
+            bytes: 0,
+            built: 0,
+        })
+    }
+
+    /// The problem with the boxes on `fixed` (compact squares of `p`, each on a goal) as
+    /// walls.
+    pub fn get(&mut self, p: &Problem, fixed: &[u16]) -> std::sync::Arc<Problem> {
+        let key = fixed.iter().fold(0x51ED_F1CEu64, |h, &s| h ^ p.z_box[s as usize]);
+        if let Some(r) = self.cache.get(&key) {
+            return std::sync::Arc::clone(r);
+        }
+        let board = walled(&self.board, p, fixed);
+        let r = std::sync::Arc::new(Problem::new(&board));
+        let bytes = r.comp.len() + (r.dist.len() + r.dist_class.len()) * 2 + r.n * 64;
+        if self.bytes + bytes > REDUCED_CACHE_BYTES {
+            self.cache.clear();
+            self.bytes = 0;
+        }
+        self.bytes += bytes;
+        self.built += 1;
+        self.cache.insert(key, std::sync::Arc::clone(&r));
+        r
+    }
+}
+
+/// `board` (the one `p` was built from) with the squares `fixed` (compact squares of `p`)
+/// made walls and no longer goals.
+pub fn walled(board: &sokoban_core::Board, p: &Problem, fixed: &[u16]) -> sokoban_core::Board {
+    let (mut cells, mut goals) = (board.cells().to_vec(), board.goals().to_vec());
+    for &s in fixed {
+        let sq = p.board_sq[s as usize];
+        cells[sq] = sokoban_core::Cell::Wall;
+        goals[sq] = false;
+    }
+    sokoban_core::Board::new(board.width(), board.height(), cells, goals)
+}

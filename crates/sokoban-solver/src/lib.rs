@@ -534,14 +534,8 @@ fn without_fixed_boxes(board: &Board, mut boxes: Vec<Square>) -> (Board, Vec<Squ
         if fixed.is_empty() || fixed.len() == boxes.len() {
             return (board, boxes);
         }
-        let (mut cells, mut goals) = (board.cells().to_vec(), board.goals().to_vec());
-        for &c in &fixed {
-            let s = p.board_sq[c as usize];
-            cells[s] = Cell::Wall;
-            goals[s] = false;
-        }
-        boxes.retain(|&b| cells[b] != Cell::Wall);
-        board = Board::new(board.width(), board.height(), cells, goals);
+        board = fixed::walled(&board, &p, &fixed);
+        boxes.retain(|&b| board.cells()[b] != Cell::Wall);
     }
 }
 

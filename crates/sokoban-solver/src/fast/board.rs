@@ -17,6 +17,8 @@ pub struct Layout {
     pub compact: Vec<u16>,
     /// Cells of the empty board; dead squares are [`sokoban_path::NO_BOX`].
     pub base: Cells,
+    /// The board itself.
+    pub board: Board,
 }
 
 impl Layout {
@@ -34,7 +36,7 @@ impl Layout {
                 base.forbid_box(i as usize);
             }
         }
-        Layout { grid, pad, compact, base }
+        Layout { grid, pad, compact, base, board: board.clone() }
     }
 }
 

@@ -279,7 +279,7 @@ impl Fess {
             st: State::new(&p, &a.layout),
             gen: MoveGen::new(&a.layout),
             feats: FeatureScratch::new(&p, &a.rooms),
-            dead: DeadTests::new(&p, a.pairs.clone()),
+            dead: DeadTests::new(&p, &a.layout.board, a.pairs.clone()),
             stuck: StuckSearch::new(&p),
             patterns: Patterns::new(&p),
             nb,
@@ -1070,7 +1070,7 @@ impl Fess {
 }
 
 /// Experiment switches (development only), from the `FESS` environment variable.
-fn flag(name: &str) -> bool {
+pub(crate) fn flag(name: &str) -> bool {
     thread_local! {
         static FLAGS: String = std::env::var("FESS").unwrap_or_default();
     }
