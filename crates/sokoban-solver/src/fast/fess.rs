@@ -14,7 +14,9 @@
 //! Positions are stored compactly (sorted box squares, the player's area by its smallest
 //! square) with their untried moves, and recognised again by a 64-bit key. Children that
 //! the shared analysis proves dead (freeze, boxes frozen on goals that cut off goals,
-//! corrals, the matching of boxes to goals they can reach) are never stored. Memory is
+//! corrals, the matching of boxes to goals they can reach), or whose boxes touching the
+//! moved box are stuck on their own (a small search, Festival's way; the stuck set is
+//! learned as a pattern that later positions are tested against), are never stored. Memory is
 //! bounded: when the store reaches its budget the search stops and says so.
 
 use std::cmp::Reverse;
@@ -48,6 +50,12 @@ const ADVISORS: usize = 4;
 /// A position whose subtree has grown to this many positions is tested for stuck boxes
 /// (the search is spending time there; Festival's rule).
 const LEARN_AT: u32 = 64;
+
+/// Most boxes in a local stuck test, and the positions it may search (0: no test).
+/// Measured on XSokoban at 300k moves: 300 and 10 solve 70; 100 and 8, 69; 1,000 and 12,
+/// 70 but 10% slower.
+const LOCAL_MAX_BOXES: usize = 10;
+const LOCAL_LIMIT: usize = 300;
 
 /// How one strategy runs the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -257,6 +265,9 @@ pub struct Fess {
     next_goals: Vec<u16>,
     mark: Vec<u32>,
     mark_stamp: u32,
+    /// The boxes touching the moved box, and which are taken (local stuck test).
+    local: Vec<u16>,
+    local_taken: Vec<bool>,
     pub stats: FessStats,
 }
 
@@ -313,6 +324,8 @@ impl Fess {
             next_goals: Vec::new(),
             mark: vec![0; p.n],
             mark_stamp: 0,
+            local: Vec::new(),
+            local_taken: vec![false; p.n],
             stats: FessStats::default(),
             config,
             a,
@@ -529,6 +542,11 @@ impl Fess {
             self.seen.insert(key, DEAD);
             return None;
         }
+        if LOCAL_LIMIT > 0 && self.local_stuck(&p, m.to) {
+            self.stats.deadlocks += 1;
+            self.seen.insert(key, DEAD);
+            return None;
+        }
         let id = self.store(parent, mv, weight);
         self.seen.insert(key, id);
         self.loaded = id;
@@ -538,6 +556,57 @@ impl Fess {
         self.prepare(id);
         self.grow_subtrees(id);
         None
+    }
+
+    /// The boxes touching the box just moved to `to` (side by side or corner to corner,
+    /// and so on from box to box), alone on the board: stuck? Then the position is dead,
+    /// and the pattern is learned.
+    fn local_stuck(&mut self, p: &Problem, to: u16) -> bool {
+        self.local.clear();
+        self.local.push(to);
+        self.local_taken[to as usize] = true;
+        let mut k = 0;
+        while k < self.local.len() && self.local.len() < LOCAL_MAX_BOXES {
+            let s = self.local[k];
+            k += 1;
+            for d in 0..4 {
+                let a = p.nbr[s as usize][d];
+                let e = (d + 1) & 3;
+                let b = p.nbr[s as usize][e];
+                // The square diagonally across, by either way round.
+                let diag = match (a, b) {
+                    (a, _) if a != NONE && p.nbr[a as usize][e] != NONE => p.nbr[a as usize][e],
+                    (_, b) if b != NONE => p.nbr[b as usize][d],
+                    _ => NONE,
+                };
+                for t in [a, diag] {
+                    if t != NONE
+                        && self.st.occupied[t as usize]
+                        && !self.local_taken[t as usize]
+                        && self.local.len() < LOCAL_MAX_BOXES
+                    {
+                        self.local_taken[t as usize] = true;
+                        self.local.push(t);
+                    }
+                }
+            }
+        }
+        for &b in &self.local {
+            self.local_taken[b as usize] = false;
+        }
+        if self.local.len() < 2 || self.local.len() == self.nb {
+            return false;
+        }
+        self.local.sort_unstable();
+        self.stats.stuck_tests += 1;
+        if self.stuck.run(p, &self.local, self.st.player, LOCAL_LIMIT) != Verdict::Stuck {
+            return false;
+        }
+        let set = self.local.clone();
+        if self.patterns.learn(p, &mut self.stuck, &set, self.st.player).is_some() {
+            self.stats.patterns += 1;
+        }
+        true
     }
 
     /// Count the new node `id` in its ancestors' subtrees; test an ancestor whose subtree
