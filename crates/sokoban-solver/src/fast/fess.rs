@@ -19,8 +19,10 @@
 //! learned as a pattern that later positions are tested against), are never stored. Memory is
 //! bounded: when the store reaches its budget the search stops and says so.
 
+use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
+use std::rc::Rc;
 use std::sync::Arc;
 
 use super::back::Backward;
@@ -218,6 +220,19 @@ impl Analysis {
     }
 }
 
+/// What the strategies of one search learn about dead positions and share: the stuck
+/// search with its verdicts, and the stuck patterns.
+pub struct Learned {
+    pub stuck: StuckSearch,
+    pub patterns: Patterns,
+}
+
+impl Learned {
+    pub fn new(p: &Problem) -> Rc<RefCell<Learned>> {
+        Rc::new(RefCell::new(Learned { stuck: StuckSearch::new(p), patterns: Patterns::new(p) }))
+    }
+}
+
 /// The search.
 pub struct Fess {
     a: Arc<Analysis>,
@@ -226,8 +241,7 @@ pub struct Fess {
     gen: MoveGen,
     feats: FeatureScratch,
     dead: DeadTests,
-    stuck: StuckSearch,
-    patterns: Patterns,
+    learned: Rc<RefCell<Learned>>,
     nb: usize,
     nodes: Vec<Node>,
     /// Per node: positions in its subtree (itself included), and whether it is known dead.
@@ -281,6 +295,7 @@ impl Fess {
         player: u16,
         boxes: &[u16],
         memory_limit: usize,
+        learned: Rc<RefCell<Learned>>,
     ) -> Fess {
         let p = Arc::clone(&a.p);
         let ng = p.goals.len();
@@ -291,8 +306,7 @@ impl Fess {
             gen: MoveGen::new(&a.layout),
             feats: FeatureScratch::new(&p, &a.rooms),
             dead: DeadTests::new(&p, &a.layout.board, a.pairs.clone()),
-            stuck: StuckSearch::new(&p),
-            patterns: Patterns::new(&p),
+            learned,
             nb,
             nodes: Vec::new(),
             subtree: Vec::new(),
@@ -537,7 +551,8 @@ impl Fess {
             self.seen.insert(key, DEAD);
             return None;
         }
-        if self.patterns.matches(&self.st.occupied, &self.st.boxes, self.st.player) {
+        if self.learned.borrow().patterns.matches(&self.st.occupied, &self.st.boxes, self.st.player)
+        {
             self.stats.pattern_deadlocks += 1;
             self.seen.insert(key, DEAD);
             return None;
@@ -599,11 +614,12 @@ impl Fess {
         }
         self.local.sort_unstable();
         self.stats.stuck_tests += 1;
-        if self.stuck.run(p, &self.local, self.st.player, LOCAL_LIMIT) != Verdict::Stuck {
+        let mut learned = self.learned.borrow_mut();
+        let Learned { stuck, patterns } = &mut *learned;
+        if stuck.run(p, &self.local, self.st.player, LOCAL_LIMIT) != Verdict::Stuck {
             return false;
         }
-        let set = self.local.clone();
-        if self.patterns.learn(p, &mut self.stuck, &set, self.st.player).is_some() {
+        if patterns.learn(p, stuck, &self.local, self.st.player).is_some() {
             self.stats.patterns += 1;
         }
         true
@@ -630,10 +646,14 @@ impl Fess {
         let at = id as usize * self.nb;
         let norm = self.nodes[id as usize].norm;
         let boxes = self.positions[at..at + self.nb].to_vec();
-        if self.stuck.run(&p, &boxes, norm, SEARCH_LIMIT) != Verdict::Stuck {
+        let learned = Rc::clone(&self.learned);
+        let mut learned = learned.borrow_mut();
+        let Learned { stuck, patterns } = &mut *learned;
+        if stuck.run(&p, &boxes, norm, SEARCH_LIMIT) != Verdict::Stuck {
             return;
         }
-        let Some(pattern) = self.patterns.learn(&p, &mut self.stuck, &boxes, norm) else {
+        let Some(pattern) = patterns.learn(&p, stuck, &boxes, norm) else {
+            drop(learned);
             self.mark_dead(id);
             return;
         };
@@ -653,7 +673,7 @@ impl Fess {
             for &b in bs {
                 occupied[b as usize] = true;
             }
-            if self.patterns.matches(&occupied, bs, self.nodes[k].norm) {
+            if patterns.matches(&occupied, bs, self.nodes[k].norm) {
                 self.dead_node[k] = true;
                 self.stats.pruned += 1;
             }

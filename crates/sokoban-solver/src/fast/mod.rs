@@ -18,11 +18,12 @@ pub mod fess;
 pub mod plan;
 pub mod score;
 
+use std::rc::Rc;
 use std::sync::Arc;
 
 use back::{BackEvent, Backward};
 use board::Layout;
-use fess::{Analysis, Config, Fess, FessEvent, FessStats};
+use fess::{Analysis, Config, Fess, FessEvent, FessStats, Learned};
 use plan::Plan;
 use sokoban_core::Board;
 
@@ -228,6 +229,8 @@ impl FastSearch {
         let share = (total - probes * probe_share) / mains.max(1);
         let back =
             use_back.then(|| Backward::new(Arc::clone(&analysis), player, boxes, back_share));
+        // Patterns learned by one strategy prune the others' positions too.
+        let learned = Learned::new(&p);
         let runs = planned
             .into_iter()
             .map(|(strategy, a)| Running {
@@ -238,6 +241,7 @@ impl FastSearch {
                     player,
                     boxes,
                     if strategy.limit > 0 { probe_share } else { share },
+                    Rc::clone(&learned),
                 ),
                 full: false,
             })
