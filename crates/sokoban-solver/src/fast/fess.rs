@@ -14,7 +14,7 @@
 //! Positions are stored compactly (sorted box squares, the player's area by its smallest
 //! square) with their untried moves, and recognised again by a 64-bit key. Children that
 //! the shared analysis proves dead (freeze, boxes frozen on goals that cut off goals,
-//! corrals, the matching of boxes to goals they can reach), or whose boxes touching the
+//! corrals, the matching of boxes to goals they can reach), or whose boxes near the
 //! moved box are stuck on their own (a small search, Festival's way; the stuck set is
 //! learned as a pattern that later positions are tested against), are never stored. Memory is
 //! bounded: when the store reaches its budget the search stops and says so.
@@ -279,7 +279,7 @@ pub struct Fess {
     next_goals: Vec<u16>,
     mark: Vec<u32>,
     mark_stamp: u32,
-    /// The boxes touching the moved box, and which are taken (local stuck test).
+    /// The boxes near the moved box, and which are taken (local stuck test).
     local: Vec<u16>,
     local_taken: Vec<bool>,
     pub stats: FessStats,
@@ -573,9 +573,9 @@ impl Fess {
         None
     }
 
-    /// The boxes touching the box just moved to `to` (side by side or corner to corner,
-    /// and so on from box to box), alone on the board: stuck? Then the position is dead,
-    /// and the pattern is learned.
+    /// The boxes near the box just moved to `to` (side by side, corner to corner or two
+    /// squares apart in a line, and so on from box to box), alone on the board: stuck? Then
+    /// the position is dead, and the pattern is learned.
     fn local_stuck(&mut self, p: &Problem, to: u16) -> bool {
         self.local.clear();
         self.local.push(to);
@@ -594,7 +594,9 @@ impl Fess {
                     (_, b) if b != NONE => p.nbr[b as usize][d],
                     _ => NONE,
                 };
-                for t in [a, diag] {
+                // And the square two steps straight on.
+                let two = if a != NONE { p.nbr[a as usize][d] } else { NONE };
+                for t in [a, diag, two] {
                     if t != NONE
                         && self.st.occupied[t as usize]
                         && !self.local_taken[t as usize]
