@@ -15,8 +15,9 @@
 
 use std::collections::HashMap;
 
-use crate::deadlock::frozen_on_goals;
+use crate::deadlock::{freeze_status, frozen_on_goals};
 use crate::goal_reach::GoalReach;
+use crate::matching::Matcher;
 use crate::problem::{Problem, NONE};
 
 /// Memory for cached tables (they take a bitset per square each); the cache is cleared
@@ -158,6 +159,13 @@ pub struct Reduced {
     bytes: usize,
     /// Problems built.
     pub built: u64,
+    /// Scratch: the boxes frozen on goals, freeze walls, cost rows, the matching.
+    frozen: Vec<u16>,
+    walls: Vec<u16>,
+    costs: Vec<u16>,
+    matcher: Matcher,
+    /// Positions found dead.
+    pub cuts: u64,
 }
 
 impl Reduced {
@@ -168,7 +176,54 @@ impl Reduced {
             cache: HashMap::new(),
             bytes: 0,
             built: 0,
+            frozen: Vec::new(),
+            walls: Vec::new(),
+            costs: Vec::new(),
+            matcher: Matcher::default(),
+            cuts: 0,
         })
+    }
+
+    /// False when the position (`boxes`, `has_box(s)` where a box stands, the player on
+    /// `player`) has boxes frozen on goals and, with them as walls, the other boxes cannot
+    /// each be matched to an empty goal of their own, reachable by pushes from the side the
+    /// player can get to: then it has no solution.
+    pub fn matchable(
+        &mut self,
+        p: &Problem,
+        boxes: &[u16],
+        has_box: &impl Fn(u16) -> bool,
+        player: u16,
+    ) -> bool {
+        self.frozen.clear();
+        for &b in boxes {
+            if p.is_goal[b as usize]
+                && freeze_status(p, &mut self.walls, has_box, b) == (true, false)
+            {
+                self.frozen.push(b);
+            }
+        }
+        if self.frozen.is_empty() || self.frozen.len() == boxes.len() {
+            return true;
+        }
+        let frozen = std::mem::take(&mut self.frozen);
+        let r = self.get(p, &frozen);
+        let ng = r.goals.len();
+        self.costs.resize(boxes.len() * ng, 0);
+        let rp = r.compact[p.board_sq[player as usize]];
+        let mut i = 0;
+        for &b in boxes {
+            if frozen.contains(&b) {
+                continue;
+            }
+            let rb = r.compact[p.board_sq[b as usize]];
+            r.cost_row(rb, r.player_class(rb, rp), &mut self.costs[i * ng..(i + 1) * ng]);
+            i += 1;
+        }
+        self.frozen = frozen;
+        let ok = self.matcher.perfect(&self.costs, i, ng);
+        self.cuts += !ok as u64;
+        ok
     }
 
     /// The problem with the boxes on `fixed` (compact squares of `p`, each on a goal) as

@@ -22,6 +22,7 @@ pub mod fast;
 pub mod fixed;
 pub mod goal_reach;
 pub mod groups;
+pub mod matching;
 pub mod pairs;
 pub mod problem;
 pub mod search;
@@ -270,6 +271,7 @@ impl Solver {
                 let mut engine = Engine::new(p, player, &cboxes, bytes);
                 engine.enable_groups();
                 engine.enable_pairs();
+                engine.enable_reduced(&reduced);
                 Search::Optimal(Box::new(engine))
             }
             Mode::Fast => {

@@ -7,7 +7,7 @@ use crate::assign::{Assignment, INF_COST};
 use crate::corral::{Corrals, Verdict};
 use crate::corral_deadlock::CorralSearch;
 use crate::deadlock::freeze_status;
-use crate::fixed::FixedGoals;
+use crate::fixed::{FixedGoals, Reduced};
 use crate::groups::Groups;
 use crate::problem::{Problem, INF_DIST, NONE};
 use crate::tt::{Table, DEAD};
@@ -154,6 +154,8 @@ pub struct Engine {
     corral_pushes: Vec<(u16, u8)>,
     corral_search: CorralSearch,
     fixed: FixedGoals,
+    /// Problems with boxes frozen on goals as walls, when enabled.
+    reduced: Option<Reduced>,
     /// The two-box deadlock table, when enabled.
     pairs: Option<crate::pairs::PairTable>,
     /// The group bound (see [`Groups`]), when enabled and the boxes form several groups.
@@ -251,6 +253,7 @@ impl Engine {
             corral_pushes: Vec::new(),
             corral_search: CorralSearch::new(&p),
             fixed: FixedGoals::new(&p),
+            reduced: None,
             pairs: None,
             groups: None,
             group_hash: Vec::new(),
@@ -283,6 +286,14 @@ impl Engine {
     pub fn enable_pairs(&mut self) -> Option<(usize, usize)> {
         self.pairs = crate::pairs::PairTable::new(&self.p);
         self.pairs.as_ref().map(|t| t.dead_pairs)
+    }
+
+    /// Match the boxes again on the problem with the boxes frozen on goals made walls
+    /// whenever a push freezes one there (see [`Reduced`]); `board` is the one the problem
+    /// was built from. False on boards too large.
+    pub fn enable_reduced(&mut self, board: &sokoban_core::Board) -> bool {
+        self.reduced = Reduced::new(board, &self.p);
+        self.reduced.is_some()
     }
 
     /// Add the group bound (see [`Groups`]) when the boxes of the start position form
@@ -925,7 +936,11 @@ impl Engine {
                     let (frozen, off_goal) =
                         freeze_status(&self.p, &mut self.freeze_walls, &has_box, to);
                     if frozen
-                        && (off_goal || self.fixed.deadlocked(&self.p, &self.boxes, &self.box_at))
+                        && (off_goal
+                            || self.fixed.deadlocked(&self.p, &self.boxes, &self.box_at)
+                            || self.reduced.as_mut().is_some_and(|r| {
+                                !r.matchable(&self.p, &self.boxes, &has_box, self.player)
+                            }))
                     {
                         self.unapply(c.box_id, from, before);
                         continue;

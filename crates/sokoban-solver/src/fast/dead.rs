@@ -10,8 +10,9 @@ use crate::corral::{Corrals, Verdict};
 use crate::corral_deadlock::CorralSearch;
 use crate::deadlock::freeze_status;
 use crate::fixed::{FixedGoals, Reduced};
+use crate::matching::Matcher;
 use crate::pairs::PairTable;
-use crate::problem::{Problem, INF_DIST, NONE};
+use crate::problem::{Problem, NONE};
 use sokoban_core::Board;
 use std::sync::Arc;
 
@@ -25,20 +26,13 @@ pub struct DeadTests {
     corral_pushes: Vec<(u16, u8)>,
     corral_search: CorralSearch,
     costs: Vec<u16>,
-    /// Matching scratch: the box on each goal (`u32::MAX`: none), boxes left by the greedy
-    /// pass, visit stamps.
-    goal_box: Vec<u32>,
-    unmatched: Vec<u32>,
-    visited: Vec<u32>,
-    visit_stamp: u32,
+    matcher: Matcher,
     /// The two-box deadlock table.
     pairs: Option<Arc<PairTable>>,
     /// Moves cut by the table.
     pub pair_cuts: u64,
     /// Problems with boxes frozen on goals as walls (`None` on boards too large).
     reduced: Option<Reduced>,
-    /// The boxes frozen on goals in the position tested.
-    frozen: Vec<u16>,
     /// Positions found dead by the matching on a reduced problem only.
     pub reduced_cuts: u64,
 }
@@ -53,14 +47,10 @@ impl DeadTests {
             corral_pushes: Vec::new(),
             corral_search: CorralSearch::new(p),
             costs: vec![0; ng * ng],
-            goal_box: Vec::with_capacity(ng),
-            unmatched: Vec::new(),
-            visited: vec![0; ng],
-            visit_stamp: 0,
+            matcher: Matcher::default(),
             pairs,
             pair_cuts: 0,
             reduced: if super::fess::flag("noreduced") { None } else { Reduced::new(board, p) },
-            frozen: Vec::new(),
             reduced_cuts: 0,
         }
     }
@@ -141,7 +131,7 @@ impl DeadTests {
             let class = p.player_class(b, st.player);
             p.cost_row(b, class, &mut self.costs[i * ng..(i + 1) * ng]);
         }
-        self.match_rows(st.boxes.len(), ng)
+        self.matcher.perfect(&self.costs, st.boxes.len(), ng)
     }
 
     /// The same matching on the problem with the position's boxes frozen on goals made
@@ -149,84 +139,8 @@ impl DeadTests {
     /// distances and side classes that know the new walls.
     fn matchable_reduced(&mut self, p: &Problem, st: &State) -> bool {
         let Some(reduced) = self.reduced.as_mut() else { return true };
-        let has_box = |s: u16| st.box_at[s as usize] != NONE;
-        self.frozen.clear();
-        for &b in &st.boxes {
-            if p.is_goal[b as usize]
-                && freeze_status(p, &mut self.walls, &has_box, b) == (true, false)
-            {
-                self.frozen.push(b);
-            }
-        }
-        if self.frozen.is_empty() || self.frozen.len() == st.boxes.len() {
-            return true;
-        }
-        let r = reduced.get(p, &self.frozen);
-        let ng = r.goals.len();
-        let player = r.compact[p.board_sq[st.player as usize]];
-        let mut i = 0;
-        for &b in &st.boxes {
-            if self.frozen.contains(&b) {
-                continue;
-            }
-            let rb = r.compact[p.board_sq[b as usize]];
-            let class = r.player_class(rb, player);
-            r.cost_row(rb, class, &mut self.costs[i * ng..(i + 1) * ng]);
-            i += 1;
-        }
-        let ok = self.match_rows(i, ng);
+        let ok = reduced.matchable(p, &st.boxes, &|s| st.box_at[s as usize] != NONE, st.player);
         self.reduced_cuts += !ok as u64;
         ok
     }
-
-    /// Kuhn's matching of `nb` boxes to `ng` goals over the finite entries of the cost
-    /// rows in `costs`: true when every box gets a goal.
-    fn match_rows(&mut self, nb: usize, ng: usize) -> bool {
-        self.goal_box.clear();
-        self.goal_box.resize(ng, u32::MAX);
-        // Greedy first: a free reachable goal for each box.
-        self.unmatched.clear();
-        for i in 0..nb {
-            let row = &self.costs[i * ng..(i + 1) * ng];
-            match (0..ng).find(|&j| row[j] != INF_DIST && self.goal_box[j] == u32::MAX) {
-                Some(j) => self.goal_box[j] = i as u32,
-                None => self.unmatched.push(i as u32),
-            }
-        }
-        for k in 0..self.unmatched.len() {
-            let i = self.unmatched[k] as usize;
-            self.visit_stamp += 1;
-            if !augment(i, ng, &self.costs, &mut self.goal_box, &mut self.visited, self.visit_stamp)
-            {
-                return false;
-            }
-        }
-        true
-    }
-}
-
-/// Kuhn's augmenting path from box `i` over the pairs with a finite cost.
-fn augment(
-    i: usize,
-    ng: usize,
-    costs: &[u16],
-    goal_box: &mut [u32],
-    visited: &mut Vec<u32>,
-    stamp: u32,
-) -> bool {
-    if visited.len() < ng {
-        visited.resize(ng, 0);
-    }
-    for j in 0..ng {
-        if costs[i * ng + j] == INF_DIST || visited[j] == stamp {
-            continue;
-        }
-        visited[j] = stamp;
-        let other = goal_box[j];
-        if other == u32::MAX || augment(other as usize, ng, costs, goal_box, visited, stamp) {
-            goal_box[j] = i as u32;
-            return true;
-        }
-    }
-    false
 }
