@@ -184,6 +184,11 @@ impl Reduced {
         })
     }
 
+    /// Bytes held by the cached problems (at most 32 MiB).
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
     /// False when the position (`boxes`, `has_box(s)` where a box stands, the player on
     /// `player`) has boxes frozen on goals and, with them as walls, the other boxes cannot
     /// each be matched to an empty goal of their own, reachable by pushes from the side the

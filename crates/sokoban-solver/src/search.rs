@@ -289,8 +289,9 @@ impl Engine {
     }
 
     /// Match the boxes again on the problem with the boxes frozen on goals made walls
-    /// whenever a push freezes one there (see [`Reduced`]); `board` is the one the problem
-    /// was built from. False on boards too large.
+    /// whenever a push freezes one there (see [`Reduced`]; its cache takes at most 32 MiB
+    /// beside the table); `board` is the one the problem was built from. False on boards
+    /// too large.
     pub fn enable_reduced(&mut self, board: &sokoban_core::Board) -> bool {
         self.reduced = Reduced::new(board, &self.p);
         self.reduced.is_some()

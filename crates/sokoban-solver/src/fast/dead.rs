@@ -55,6 +55,11 @@ impl DeadTests {
         }
     }
 
+    /// Bytes held by the caches that grow during a search (the reduced problems).
+    pub fn memory(&self) -> usize {
+        self.reduced.as_ref().map_or(0, |r| r.bytes())
+    }
+
     /// The position in `st` (flooded), reached by moving a box to `to`: dead?
     pub fn after_move(&mut self, p: &Problem, st: &State, to: u16) -> bool {
         let has_box = |s: u16| st.box_at[s as usize] != NONE;

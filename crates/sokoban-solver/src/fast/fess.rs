@@ -378,6 +378,7 @@ impl Fess {
             + self.cell_of.capacity() * 13
             + self.cells.capacity() * std::mem::size_of::<Cell>()
             + self.heap_entries * 8
+            + self.dead.memory()
     }
 
     /// The stored position with the best features (boxes, a square of the player's area).
