@@ -144,8 +144,9 @@ fn augment(
 /// Most floor squares for which [`Reduced`] builds problems (a problem's component table
 /// takes squares² bytes and as many steps to build).
 pub const REDUCED_MAX_SQUARES: usize = 1024;
-/// Memory for cached reduced problems; the cache is cleared when the next would not fit.
-const REDUCED_CACHE_BYTES: usize = 32 << 20;
+/// Most memory for cached reduced problems; the cache is cleared when the next would not
+/// fit.
+pub const REDUCED_CACHE_BYTES: usize = 32 << 20;
 
 /// The problem of the board with a set of boxes frozen on goals made walls — what the
 /// search starts from when the start position has such boxes (see `without_fixed_boxes` in
@@ -157,6 +158,7 @@ pub struct Reduced {
     board: sokoban_core::Board,
     cache: HashMap<u64, std::sync::Arc<Problem>>,
     bytes: usize,
+    max_bytes: usize,
     /// Problems built.
     pub built: u64,
     /// Scratch: the boxes frozen on goals, freeze walls, cost rows, the matching.
@@ -169,12 +171,14 @@ pub struct Reduced {
 }
 
 impl Reduced {
-    /// For the board `board` (the one `p` was built from); `None` on boards too large.
-    pub fn new(board: &sokoban_core::Board, p: &Problem) -> Option<Reduced> {
+    /// For the board `board` (the one `p` was built from), its cache holding at most
+    /// `max_bytes`; `None` on boards too large.
+    pub fn new(board: &sokoban_core::Board, p: &Problem, max_bytes: usize) -> Option<Reduced> {
         (p.n <= REDUCED_MAX_SQUARES).then(|| Reduced {
             board: board.clone(),
             cache: HashMap::new(),
             bytes: 0,
+            max_bytes,
             built: 0,
             frozen: Vec::new(),
             walls: Vec::new(),
@@ -184,7 +188,7 @@ impl Reduced {
         })
     }
 
-    /// Bytes held by the cached problems (at most 32 MiB).
+    /// Bytes held by the cached problems.
     pub fn bytes(&self) -> usize {
         self.bytes
     }
@@ -241,7 +245,7 @@ impl Reduced {
         let board = walled(&self.board, p, fixed);
         let r = std::sync::Arc::new(Problem::new(&board));
         let bytes = r.comp.len() + (r.dist.len() + r.dist_class.len()) * 2 + r.n * 64;
-        if self.bytes + bytes > REDUCED_CACHE_BYTES {
+        if self.bytes + bytes > self.max_bytes {
             self.cache.clear();
             self.bytes = 0;
         }

@@ -293,7 +293,7 @@ impl Engine {
     /// beside the table); `board` is the one the problem was built from. False on boards
     /// too large.
     pub fn enable_reduced(&mut self, board: &sokoban_core::Board) -> bool {
-        self.reduced = Reduced::new(board, &self.p);
+        self.reduced = Reduced::new(board, &self.p, crate::fixed::REDUCED_CACHE_BYTES);
         self.reduced.is_some()
     }
 

@@ -363,7 +363,7 @@ fn dead_tests_are_sound_and_the_reduced_matching_adds_cuts() {
         boxes.sort_unstable();
         let mut st = State::new(&p, &layout);
         st.set(&p, &layout, &boxes, p.compact[level.start.player]);
-        let mut tests = DeadTests::new(&p, &level.board, None);
+        let mut tests = DeadTests::new(&p, &level.board, None, 1 << 20);
         if tests.at_start(&p, &st) {
             let text = sokoban_core::format::to_xsb(&level);
             assert!(brute_force(&level).is_none(), "called dead but solvable:\n{text}");

@@ -38,7 +38,14 @@ pub struct DeadTests {
 }
 
 impl DeadTests {
-    pub fn new(p: &Problem, board: &Board, pairs: Option<Arc<PairTable>>) -> DeadTests {
+    /// The tests for problem `p` of `board`; the caches that grow during the search hold at
+    /// most `cache_bytes`.
+    pub fn new(
+        p: &Problem,
+        board: &Board,
+        pairs: Option<Arc<PairTable>>,
+        cache_bytes: usize,
+    ) -> DeadTests {
         let ng = p.goals.len();
         DeadTests {
             walls: Vec::with_capacity(16),
@@ -50,7 +57,11 @@ impl DeadTests {
             matcher: Matcher::default(),
             pairs,
             pair_cuts: 0,
-            reduced: if super::fess::flag("noreduced") { None } else { Reduced::new(board, p) },
+            reduced: if super::fess::flag("noreduced") {
+                None
+            } else {
+                Reduced::new(board, p, cache_bytes)
+            },
             reduced_cuts: 0,
         }
     }

@@ -305,7 +305,13 @@ impl Fess {
             st: State::new(&p, &a.layout),
             gen: MoveGen::new(&a.layout),
             feats: FeatureScratch::new(&p, &a.rooms),
-            dead: DeadTests::new(&p, &a.layout.board, a.pairs.clone()),
+            // The reduced problems may take an eighth of the budget, 32 MiB at most.
+            dead: DeadTests::new(
+                &p,
+                &a.layout.board,
+                a.pairs.clone(),
+                (memory_limit / 8).min(crate::fixed::REDUCED_CACHE_BYTES),
+            ),
             learned,
             nb,
             nodes: Vec::new(),
