@@ -166,7 +166,8 @@ pub struct Reduced {
     walls: Vec<u16>,
     costs: Vec<u16>,
     matcher: Matcher,
-    /// Positions found dead.
+    /// Positions checked, and found dead.
+    pub checks: u64,
     pub cuts: u64,
 }
 
@@ -184,6 +185,7 @@ impl Reduced {
             walls: Vec::new(),
             costs: Vec::new(),
             matcher: Matcher::default(),
+            checks: 0,
             cuts: 0,
         })
     }
@@ -204,6 +206,7 @@ impl Reduced {
         has_box: &impl Fn(u16) -> bool,
         player: u16,
     ) -> bool {
+        self.checks += 1;
         self.frozen.clear();
         for &b in boxes {
             if p.is_goal[b as usize]

@@ -101,8 +101,9 @@ pub struct Stats {
     pub chained: u64,
     /// Corral deadlock tests: reduced searches run, their nodes, cache hits, deadlocks.
     pub corral_tests: crate::corral_deadlock::CorralStats,
-    /// Pushes that left boxes frozen on goals (checked by [`FixedGoals`]), and how many of
-    /// those cut the other boxes off from the empty goals.
+    /// Pushes that left boxes frozen on goals (checked by [`Reduced`], or [`FixedGoals`] on
+    /// boards too large for it), and how many of those cut the other boxes off from the
+    /// empty goals.
     pub fixed_checks: u64,
     pub fixed_deadlocks: u64,
     /// Pushes cut by the two-box deadlock table.
@@ -422,8 +423,8 @@ impl Engine {
             group_searches: self.groups.as_ref().map_or(0, |g| g.searches),
             group_nodes: self.groups.as_ref().map_or(0, |g| g.nodes),
             corral_tests: self.corral_search.stats,
-            fixed_checks: self.fixed.checks,
-            fixed_deadlocks: self.fixed.deadlocks,
+            fixed_checks: self.fixed.checks + self.reduced.as_ref().map_or(0, |r| r.checks),
+            fixed_deadlocks: self.fixed.deadlocks + self.reduced.as_ref().map_or(0, |r| r.cuts),
             ..self.stats
         }
     }
@@ -938,10 +939,12 @@ impl Engine {
                         freeze_status(&self.p, &mut self.freeze_walls, &has_box, to);
                     if frozen
                         && (off_goal
-                            || self.fixed.deadlocked(&self.p, &self.boxes, &self.box_at)
-                            || self.reduced.as_mut().is_some_and(|r| {
-                                !r.matchable(&self.p, &self.boxes, &has_box, self.player)
-                            }))
+                            // The reduced problem's matching, where there is one, sees all
+                            // that the walls-only reach table sees.
+                            || match self.reduced.as_mut() {
+                                Some(r) => !r.matchable(&self.p, &self.boxes, &has_box, self.player),
+                                None => self.fixed.deadlocked(&self.p, &self.boxes, &self.box_at),
+                            })
                     {
                         self.unapply(c.box_id, from, before);
                         continue;

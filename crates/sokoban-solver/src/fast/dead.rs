@@ -75,7 +75,12 @@ impl DeadTests {
     pub fn after_move(&mut self, p: &Problem, st: &State, to: u16) -> bool {
         let has_box = |s: u16| st.box_at[s as usize] != NONE;
         let (frozen, off_goal) = freeze_status(p, &mut self.walls, &has_box, to);
-        if frozen && (off_goal || self.fixed.deadlocked(p, &st.boxes, &st.box_at)) {
+        // With reduced problems the matching below sees all that the walls-only reach
+        // table sees: it runs only on boards too large for them.
+        if frozen
+            && (off_goal
+                || (self.reduced.is_none() && self.fixed.deadlocked(p, &st.boxes, &st.box_at)))
+        {
             return true;
         }
         if self.pairs.as_ref().is_some_and(|t| t.dead_with(to, has_box, st.player)) {
