@@ -402,3 +402,20 @@ fn dead_tests_are_sound_and_the_reduced_matching_adds_cuts() {
     assert!(dead > 50, "{dead} dead positions found");
     assert!(reduced > 0, "the reduced matching found none of the {dead}");
 }
+
+/// The best position's picture reads back as a level of the same board: the player's
+/// square (the smallest of its area, here a goal) keeps its goal.
+#[test]
+fn best_picture_reads_back_as_a_level() {
+    let text = "######\n#.   #\n# $$ #\n#   .#\n#@   #\n######";
+    let level = parse_level(text).unwrap();
+    let p = Problem::new(&level.board);
+    let player = p.compact[level.start.player];
+    let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+    let mut f = FastSearch::new(&level.board, p, player, &boxes, 1 << 20);
+    f.run(1);
+    let picture = f.best_picture(&level.board).expect("a best position");
+    let back = parse_level(&picture).unwrap_or_else(|e| panic!("{e}:\n{picture}"));
+    assert_eq!(back.board.goal_count(), level.board.goal_count(), "{picture}");
+    assert_eq!(back.start.box_squares().len(), 2, "{picture}");
+}

@@ -321,7 +321,7 @@ impl FastSearch {
             rows[r][c] = if p.is_goal[b as usize] { '*' } else { '$' };
         }
         let (r, c) = board.row_col(p.board_sq[player as usize]);
-        rows[r][c] = '@';
+        rows[r][c] = if rows[r][c] == '.' { '+' } else { '@' };
         Some(rows.iter().map(|r| r.iter().collect::<String>() + "\n").collect())
     }
 
