@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use crate::deadlock::{freeze_status, frozen_on_goals};
 use crate::goal_reach::GoalReach;
 use crate::matching::Matcher;
-use crate::problem::{Problem, NONE};
+use crate::problem::{Problem, INF_DIST, NONE};
 
 /// Memory for cached tables (they take a bitset per square each); the cache is cleared
 /// when the next table would not fit.
@@ -31,10 +31,9 @@ pub struct FixedGoals {
     /// can reach.
     cache: HashMap<u64, Vec<u64>>,
     reach: GoalReach,
-    /// Bipartite matching scratch: goal index -> box index (`usize::MAX`: free).
-    goal_box: Vec<usize>,
-    visited: Vec<u32>,
-    visit_stamp: u32,
+    /// Matching scratch: cost rows of the movable boxes (1: reachable), the matching.
+    costs: Vec<u16>,
+    matcher: Matcher,
     movable: Vec<u16>,
     /// Events checked and deadlocks found.
     pub checks: u64,
@@ -49,9 +48,8 @@ impl FixedGoals {
             words,
             cache: HashMap::new(),
             reach: GoalReach::new(p),
-            goal_box: vec![usize::MAX; p.goals.len()],
-            visited: vec![0; p.goals.len()],
-            visit_stamp: 0,
+            costs: Vec::new(),
+            matcher: Matcher::default(),
             movable: Vec::new(),
             checks: 0,
             deadlocks: 0,
@@ -82,63 +80,25 @@ impl FixedGoals {
                 self.movable.push(b);
             }
         }
-        // Bipartite matching (augmenting paths) of movable boxes to reachable empty goals.
-        self.goal_box.fill(usize::MAX);
-        for (j, &g) in p.goals.iter().enumerate() {
-            if fixed.binary_search(&g).is_ok() {
-                self.goal_box[j] = usize::MAX - 1; // filled for good
+        // Matching of movable boxes to reachable empty goals (a goal filled for good is
+        // never reachable: the table has it as a wall).
+        let (ng, words) = (p.goals.len(), self.words);
+        self.costs.clear();
+        self.costs.resize(self.movable.len() * ng, INF_DIST);
+        for (i, &b) in self.movable.iter().enumerate() {
+            let row = &table[b as usize * words..(b as usize + 1) * words];
+            for j in 0..ng {
+                if row[j / 64] >> (j % 64) & 1 != 0 {
+                    self.costs[i * ng + j] = 1;
+                }
             }
         }
-        let words = self.words;
-        for i in 0..self.movable.len() {
-            self.visit_stamp += 1;
-            if !augment(
-                i,
-                &self.movable,
-                table,
-                words,
-                &mut self.goal_box,
-                &mut self.visited,
-                self.visit_stamp,
-            ) {
-                self.deadlocks += 1;
-                return true;
-            }
+        if !self.matcher.perfect(&self.costs, self.movable.len(), ng) {
+            self.deadlocks += 1;
+            return true;
         }
         false
     }
-}
-
-/// Kuhn's augmenting path from box `i`.
-fn augment(
-    i: usize,
-    movable: &[u16],
-    table: &[u64],
-    words: usize,
-    goal_box: &mut [usize],
-    visited: &mut [u32],
-    stamp: u32,
-) -> bool {
-    let row = &table[movable[i] as usize * words..(movable[i] as usize + 1) * words];
-    for (w, &bits) in row.iter().enumerate() {
-        let mut m = bits;
-        while m != 0 {
-            let j = w * 64 + m.trailing_zeros() as usize;
-            m &= m - 1;
-            if visited[j] == stamp || goal_box[j] == usize::MAX - 1 {
-                continue;
-            }
-            visited[j] = stamp;
-            let other = goal_box[j];
-            if other == usize::MAX
-                || augment(other, movable, table, words, goal_box, visited, stamp)
-            {
-                goal_box[j] = i;
-                return true;
-            }
-        }
-    }
-    false
 }
 
 /// Most floor squares for which [`Reduced`] builds problems (a problem's component table

@@ -1,6 +1,7 @@
 //! Whether every box can have a goal of its own among those it can reach: Kuhn's
 //! augmenting paths over the finite entries of a box-by-goal cost table. The fast search's
-//! deadlock tests and the reduced problems of [`crate::fixed`] share it.
+//! deadlock tests and both checks of [`crate::fixed`] (the walls-only reach table and the
+//! reduced problems) share it.
 
 use crate::problem::INF_DIST;
 
