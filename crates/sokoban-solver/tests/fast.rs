@@ -245,10 +245,8 @@ fn out_of_plan_zone_lies_behind_the_next_goal() {
     assert!(!plan.out_of_plan_at(0, at(4)));
 }
 
-#[test]
-fn plan_orders_each_cluster_apart() {
-    // Two dead ends, one up and one down, each with two goals; the boxes wait in the hall.
-    let text = "\
+/// Two dead ends, one up and one down, each with two goals; the boxes wait in the hall.
+const TWO_DEAD_ENDS: &str = "\
 ##########
 #####.####
 #####.####
@@ -257,7 +255,10 @@ fn plan_orders_each_cluster_apart() {
 ####.#####
 ####.#####
 ##########";
-    let level = parse_level(text).unwrap();
+
+#[test]
+fn plan_orders_each_cluster_apart() {
+    let level = parse_level(TWO_DEAD_ENDS).unwrap();
     let (p, plan) = plan_of(&level);
     assert_eq!(plan.clusters.len(), 2);
     let up = [goal_at(&p, &level, 1, 5), goal_at(&p, &level, 2, 5)];
@@ -267,6 +268,33 @@ fn plan_orders_each_cluster_apart() {
     }
     assert!(plan.place[up[0] as usize] < plan.place[up[1] as usize]);
     assert!(plan.place[down[0] as usize] < plan.place[down[1] as usize]);
+}
+
+#[test]
+fn cluster_first_plans_fill_the_chosen_dead_end_first() {
+    // Each alternative plan fills one dead end, far end first, before the other; a level
+    // with one cluster has none.
+    let level = parse_level(TWO_DEAD_ENDS).unwrap();
+    let p = Problem::new(&level.board);
+    let layout = Layout::new(&level.board, &p);
+    let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+    let up = [goal_at(&p, &level, 1, 5), goal_at(&p, &level, 2, 5)];
+    let down = [goal_at(&p, &level, 6, 4), goal_at(&p, &level, 5, 4)];
+    let base = Plan::new(&p, &layout, &boxes);
+    assert_eq!(base.cluster_count(), 2);
+    for c in 0..2u16 {
+        let plan = Plan::cluster_first(&p, &layout, &boxes, c).expect("two clusters");
+        let first = &plan.order[..2];
+        assert!(first.iter().all(|&j| base.cluster[j as usize] == c), "cluster {c}: {first:?}");
+        let (a, b) = if up.contains(&first[0]) { (up, down) } else { (down, up) };
+        assert_eq!(plan.order, [a[0], a[1], b[0], b[1]], "far end first in each dead end");
+    }
+    assert!(Plan::cluster_first(&p, &layout, &boxes, 2).is_none(), "no third cluster");
+    let one = parse_level("#######\n#@ $$..#\n#######").unwrap();
+    let p1 = Problem::new(&one.board);
+    let l1 = Layout::new(&one.board, &p1);
+    let b1: Vec<u16> = one.start.box_squares().iter().map(|&b| p1.compact[b]).collect();
+    assert!(Plan::cluster_first(&p1, &l1, &b1, 0).is_none(), "one cluster: no alternative");
 }
 
 #[test]

@@ -139,22 +139,22 @@ const DOZEN: &str = "\
      #  ...  #
      #########";
 
-// Three rooms like it side by side, 36 boxes: the fast search fills 1 GiB natively in
-// 40 s without a solution (used for cancel and the memory budget).
-const THREE_ROOMS: &str = "\
-################################################
-#      #               #               #       #
-#   @  #   #   ## $  $ # $ # $ ##    $ # $ #   #
-#  ## $    # $ ##  ##      # $ ##  ## $  $ #   #
-# $  $ ##    $ ##    $ ## $    ## $  $ ##    $ #
-##  # $    ##  ###  #    $ ##  ###  #    $ ##  #
-#   #  # $$  $ ## $ #  # $     ##   #  # $$    #
-#      #   # $ ##      #   #   ##      #   #   #
-######  ...#   #######  ...#   #######  ...#   #
-     #  ...  ###     #  ...  ###     #  ...  ###
-     # $...$ #       # $...$ #       # $...$ #
-     #  ...  #       #  ...  #       #  ...  #
-     #########       #########       #########";
+// Four rooms like it side by side, 48 boxes: the fast search finds no solution natively
+// in 40 s (used for cancel and the memory budget).
+const FOUR_ROOMS: &str = "\
+################################################################
+#      #               #               #               #       #
+#   @  #   #   ## $  $ # $ # $ ## $  $ # $ # $ ##    $ # $ #   #
+#  ## $    # $ ##  ##      # $ ##  ##      # $ ##  ## $  $ #   #
+# $  $ ##    $ ##    $ ## $    ##    $ ## $    ## $  $ ##    $ #
+##  # $    ##  ###  #    $ ##  ###  #    $ ##  ###  #    $ ##  #
+#   #  # $$  $ ## $ #  # $     ## $ #  # $     ##   #  # $$    #
+#      #   # $ ##      #   #   ##      #   #   ##      #   #   #
+######  ...#   #######  ...#   #######  ...#   #######  ...#   #
+     #  ...  ###     #  ...  ###     #  ...  ###     #  ...  ###
+     # $...$ #       # $...$ #       # $...$ #       # $...$ #
+     #  ...  #       #  ...  #       #  ...  #       #  ...  #
+     #########       #########       #########       #########";
 
 fn opts(json: &str) -> JsValue {
     js_sys::JSON::parse(json).unwrap()
@@ -231,9 +231,9 @@ fn fast_mode_from_a_position_and_cancel() {
     s.play_lurd(&text(&m, "lurd")).expect("solution replays from the position");
     assert_eq!(get(&s.view(), "solved").as_bool(), Some(true));
 
-    let s = Session::new(THREE_ROOMS).expect("level");
+    let s = Session::new(FOUR_ROOMS).expect("level");
     let mut task =
-        SolverTask::new(THREE_ROOMS, s.player(), s.box_squares(), opts(r#"{"mode": "fast"}"#))
+        SolverTask::new(FOUR_ROOMS, s.player(), s.box_squares(), opts(r#"{"mode": "fast"}"#))
             .expect("solver");
     assert_eq!(text(&task.step(20.0), "type"), "progress");
     let m = task.cancel();
@@ -244,9 +244,9 @@ fn fast_mode_from_a_position_and_cancel() {
 
 #[wasm_bindgen_test]
 fn fast_mode_stops_at_its_memory_budget() {
-    let s = Session::new(THREE_ROOMS).expect("level");
+    let s = Session::new(FOUR_ROOMS).expect("level");
     let mut task = SolverTask::new(
-        THREE_ROOMS,
+        FOUR_ROOMS,
         s.player(),
         s.box_squares(),
         opts(r#"{"mode": "fast", "memoryMiB": 1}"#),

@@ -103,6 +103,16 @@ pub const STRATEGIES_PLAIN: [Strategy; 3] = [
     Strategy { name: "FESS rules, no area joiner, plan without parking", ..STRATEGIES[2] },
 ];
 
+/// Most goal clusters for which each gets a plan of its own that fills it first.
+const CLUSTER_PLANS: usize = 3;
+
+/// Names of the probes on the plans that fill one cluster first.
+const CLUSTER_FIRST: [&str; CLUSTER_PLANS] = [
+    "FESS rules, goal cluster 1 first",
+    "FESS rules, goal cluster 2 first",
+    "FESS rules, goal cluster 3 first",
+];
+
 /// What [`FastSearch::run`] stopped for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FastEvent {
@@ -219,6 +229,26 @@ impl FastSearch {
                 let k = STRATEGIES.iter().position(|t| t.name == s.name).unwrap_or(0);
                 let s = Strategy { name: STRATEGIES_PLAIN[k].name, ..s };
                 planned.push((s, Arc::clone(&plain)));
+            }
+        }
+        // Alternative plans, one goal cluster first, each searched by a probe: where the
+        // plan's order mixes the clusters the right one may be to fill one room before the
+        // others (XSokoban 72: solved in 456 moves with its left room first, never with the
+        // plan's order).
+        let clusters = analysis.plan.cluster_count();
+        if (2..=CLUSTER_PLANS).contains(&clusters)
+            && !flags.split(',').any(|f| f == "noclusterplans")
+        {
+            for c in 0..clusters {
+                if let Some(plan) = Plan::cluster_first(&p, &analysis.layout, boxes, c as u16) {
+                    let s = Strategy {
+                        name: CLUSTER_FIRST[c],
+                        share: 1,
+                        limit: PROBE_MOVES,
+                        ..STRATEGIES[0]
+                    };
+                    planned.push((s, Arc::new(analysis.with_plan(Arc::new(plan)))));
+                }
             }
         }
         // Memory: a probe gets a sixteenth (its moves are few), the others share the rest.

@@ -80,14 +80,34 @@ pub struct Step {
 impl Plan {
     /// The plan for a level whose boxes start on `start` (compact squares).
     pub fn new(p: &Problem, layout: &Layout, start: &[u16]) -> Plan {
+        Self::with_bias(p, layout, start, None)
+    }
+
+    /// An alternative plan that fills the goals of cluster `first` before any other (the
+    /// backward analysis takes the other clusters' boxes out first) and, among the boxes
+    /// that can leave, takes out first the one whose way out is farthest. `None` when the
+    /// level has one cluster or the analysis is too large.
+    pub fn cluster_first(p: &Problem, layout: &Layout, start: &[u16], first: u16) -> Option<Plan> {
+        let ng = p.goals.len();
+        let (_, clusters) = goal_clusters(p);
+        (clusters > 1 && (first as usize) < clusters && ng * ng * p.n <= MAX_WORK)
+            .then(|| Self::with_bias(p, layout, start, Some(first)))
+    }
+
+    fn with_bias(p: &Problem, layout: &Layout, start: &[u16], first: Option<u16>) -> Plan {
         let ng = p.goals.len();
         let small = ng * ng * p.n <= MAX_WORK;
         let (steps, relaxed) = if small {
-            backward_order(p, layout, start)
+            backward_order(p, layout, start, first)
         } else {
             (goal_steps(p, &distance_order(p, start)), 0)
         };
         Self::from_steps(p, steps, relaxed)
+    }
+
+    /// Number of goal clusters.
+    pub fn cluster_count(&self) -> usize {
+        self.clusters.len()
     }
 
     /// The plan with a given packing order (goal numbers, all of them once).
@@ -374,7 +394,15 @@ fn distance_order(p: &Problem, start: &[u16]) -> Vec<u16> {
 }
 
 /// The backward analysis (see the module doc): the packing order and the relaxed steps.
-fn backward_order(p: &Problem, layout: &Layout, start: &[u16]) -> (Vec<Step>, usize) {
+/// With `first`, the goals of that cluster are taken out last (filled first), and the box
+/// with the farthest way out leaves first.
+fn backward_order(
+    p: &Problem,
+    layout: &Layout,
+    start: &[u16],
+    first: Option<u16>,
+) -> (Vec<Step>, usize) {
+    let (cluster, _) = goal_clusters(p);
     let ng = p.goals.len();
     let grid = &layout.grid;
     let mut exit = vec![false; p.n];
@@ -435,10 +463,15 @@ fn backward_order(p: &Problem, layout: &Layout, start: &[u16]) -> (Vec<Step>, us
         });
         let mut pick = None;
         for player_anywhere in [false, true] {
-            pick = removable(p, layout, &mut cells, &mut reach, &filled, &exit, |g, d| {
-                let t = p.nbr[g as usize][d];
-                t != NONE && (player_anywhere || area[t as usize])
-            });
+            let side_ok = |j: usize, d: usize| {
+                let t = p.nbr[p.goals[j] as usize][d];
+                filled[j] && t != NONE && (player_anywhere || area[t as usize])
+            };
+            let key = |j: usize, leave: u32, out: u32| match first {
+                None => (0, leave, out),
+                Some(c) => ((cluster[j] == c) as u32, u32::MAX - out, leave),
+            };
+            pick = removable(p, layout, &mut cells, &mut reach, &exit, side_ok, key);
             if pick.is_some() {
                 relaxed += player_anywhere as usize;
                 break;
@@ -505,23 +538,21 @@ fn outside_area(
     }
 }
 
-/// Of the filled goals, the one whose box can be pulled out to the way out in the fewest
-/// pulls, the player starting on the sides `side_ok(goal square, direction)` allows.
+/// Of the goals whose box can be pulled out to the way out, the player starting on the
+/// sides `side_ok(goal number, direction)` allows (none for a goal no longer filled), the
+/// one of least `key(goal number, pulls to leave the goals, pulls to the way out)`.
 fn removable(
     p: &Problem,
     layout: &Layout,
     cells: &mut Cells,
     reach: &mut BoxReach,
-    filled: &[bool],
     exit: &[bool],
-    side_ok: impl Fn(u16, usize) -> bool,
+    side_ok: impl Fn(usize, usize) -> bool,
+    key: impl Fn(usize, u32, u32) -> (u32, u32, u32),
 ) -> Option<u16> {
-    let mut best: Option<((u32, u32), u16)> = None;
+    let mut best: Option<((u32, u32, u32), u16)> = None;
     for (j, &g) in p.goals.iter().enumerate() {
-        if !filled[j] {
-            continue;
-        }
-        let sides = (0..4).filter(|&d| side_ok(g, d)).fold(0u8, |m, d| m | 1 << d);
+        let sides = (0..4).filter(|&d| side_ok(j, d)).fold(0u8, |m, d| m | 1 << d);
         if sides == 0 {
             continue;
         }
@@ -539,7 +570,7 @@ fn removable(
                 out = out.min(k);
             }
         }
-        let key = (leave, out);
+        let key = key(j, leave, out);
         if out != u32::MAX && best.is_none_or(|(b, _)| key < b) {
             best = Some((key, j as u16));
         }
