@@ -1,5 +1,7 @@
 // Levels used by the end-to-end tests (written for these tests), in every input format.
 
+import { readFileSync } from 'node:fs';
+
 /** Player (2,3); boxes (1,4) and (3,3); goals (1,1) and (3,4). 14 moves, 4 pushes by hand. */
 export const ROOM = '#######\n#.  $ #\n# #@  #\n#  $. #\n#######';
 
@@ -115,18 +117,7 @@ export const DOZEN = `################
  * tests): the fast search finds no solution natively in 40 s and fills 8 MiB in 4 s, so a
  * test can watch it run and cancel it, or see it stop at a small memory budget. (Three
  * such rooms no longer serve: the search solves them in 0.7 s by filling one room's goals
- * first. If a better search ever solves this one, add a room.)
+ * first. If a better search ever solves this one, add a room.) One file, also read by the
+ * wasm-bindgen tests.
  */
-export const FOUR_ROOMS = `################################################################
-#      #               #               #               #       #
-#   @  #   #   ## $  $ # $ # $ ## $  $ # $ # $ ##    $ # $ #   #
-#  ## $    # $ ##  ##      # $ ##  ##      # $ ##  ## $  $ #   #
-# $  $ ##    $ ##    $ ## $    ##    $ ## $    ## $  $ ##    $ #
-##  # $    ##  ###  #    $ ##  ###  #    $ ##  ###  #    $ ##  #
-#   #  # $$  $ ## $ #  # $     ## $ #  # $     ##   #  # $$    #
-#      #   # $ ##      #   #   ##      #   #   ##      #   #   #
-######  ...#   #######  ...#   #######  ...#   #######  ...#   #
-     #  ...  ###     #  ...  ###     #  ...  ###     #  ...  ###
-     # $...$ #       # $...$ #       # $...$ #       # $...$ #
-     #  ...  #       #  ...  #       #  ...  #       #  ...  #
-     #########       #########       #########       #########`;
+export const FOUR_ROOMS = readFileSync(new URL('../levels/four-rooms.xsb', import.meta.url), 'utf8').trimEnd();

@@ -140,21 +140,8 @@ const DOZEN: &str = "\
      #########";
 
 // Four rooms like it side by side, 48 boxes: the fast search finds no solution natively
-// in 40 s (used for cancel and the memory budget).
-const FOUR_ROOMS: &str = "\
-################################################################
-#      #               #               #               #       #
-#   @  #   #   ## $  $ # $ # $ ## $  $ # $ # $ ##    $ # $ #   #
-#  ## $    # $ ##  ##      # $ ##  ##      # $ ##  ## $  $ #   #
-# $  $ ##    $ ##    $ ## $    ##    $ ## $    ## $  $ ##    $ #
-##  # $    ##  ###  #    $ ##  ###  #    $ ##  ###  #    $ ##  #
-#   #  # $$  $ ## $ #  # $     ## $ #  # $     ##   #  # $$    #
-#      #   # $ ##      #   #   ##      #   #   ##      #   #   #
-######  ...#   #######  ...#   #######  ...#   #######  ...#   #
-     #  ...  ###     #  ...  ###     #  ...  ###     #  ...  ###
-     # $...$ #       # $...$ #       # $...$ #       # $...$ #
-     #  ...  #       #  ...  #       #  ...  #       #  ...  #
-     #########       #########       #########       #########";
+// in 40 s (used for cancel and the memory budget); the file the e2e tests read too.
+const FOUR_ROOMS: &str = include_str!("../../../tests/levels/four-rooms.xsb");
 
 fn opts(json: &str) -> JsValue {
     js_sys::JSON::parse(json).unwrap()
