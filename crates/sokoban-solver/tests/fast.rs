@@ -419,3 +419,77 @@ fn best_picture_reads_back_as_a_level() {
     assert_eq!(back.board.goal_count(), level.board.goal_count(), "{picture}");
     assert_eq!(back.start.box_squares().len(), 2, "{picture}");
 }
+
+/// Play pushes (compact square the box leaves, direction) on `level`'s problem: each box
+/// is there, its next square free, the player can walk behind it; true when the last push
+/// leaves every box on a goal.
+fn pushes_solve(level: &Level, p: &Problem, pushes: &[(u16, u8)]) -> bool {
+    let mut boxed = vec![false; p.n];
+    for b in level.start.box_squares() {
+        boxed[p.compact[b] as usize] = true;
+    }
+    let mut player = p.compact[level.start.player];
+    for &(from, d) in pushes {
+        let (from, d) = (from as usize, d as usize);
+        let to = p.nbr[from][d];
+        let stand = p.nbr[from][d ^ 2];
+        assert!(boxed[from] && to != NONE && !boxed[to as usize] && stand != NONE);
+        // The player walks to `stand` round the boxes.
+        let mut seen = vec![false; p.n];
+        let mut stack = vec![player];
+        seen[player as usize] = true;
+        while let Some(s) = stack.pop() {
+            for &t in &p.nbr[s as usize] {
+                if t != NONE && !boxed[t as usize] && !seen[t as usize] {
+                    seen[t as usize] = true;
+                    stack.push(t);
+                }
+            }
+        }
+        assert!(seen[stand as usize], "the player reaches the push");
+        boxed[from] = false;
+        boxed[to as usize] = true;
+        player = from as u16;
+    }
+    (0..p.n).all(|s| !boxed[s] || p.is_goal[s])
+}
+
+/// The greedy probe alone agrees with the brute force: it solves the solvable random
+/// levels (the pushes replay) and exhausts the unsolvable ones.
+#[test]
+fn greedy_search_matches_brute_force() {
+    use sokoban_solver::fast::fess::{Analysis, FessEvent, Learned};
+    use sokoban_solver::fast::greedy::Greedy;
+    use std::sync::Arc;
+    let mut rng = XorShift(0x06EE_D700_0000_0A01);
+    let (mut solved, mut unsolvable, mut tried) = (0, 0, 0);
+    while tried < 400 {
+        let wall_pct = [18, 35][tried % 2];
+        let Some(level) = random_level(&mut rng, wall_pct, 3) else { continue };
+        tried += 1;
+        let text = sokoban_core::format::to_xsb(&level);
+        let want = brute_force(&level);
+        let p = Arc::new(Problem::new(&level.board));
+        let layout = Arc::new(Layout::new(&level.board, &p));
+        let boxes: Vec<u16> = level.start.box_squares().into_iter().map(|b| p.compact[b]).collect();
+        let plan = Arc::new(Plan::new(&p, &layout, &boxes));
+        let a = Arc::new(Analysis::new(Arc::clone(&p), layout, plan));
+        let player = p.compact[level.start.player];
+        let mut g = Greedy::new(a, player, &boxes, 64 << 20, Learned::new(&p));
+        let event = loop {
+            match g.run(10_000) {
+                FessEvent::Budget => {}
+                e => break e,
+            }
+        };
+        match (want, event) {
+            (Some(_), FessEvent::Solved(pushes)) => {
+                assert!(pushes_solve(&level, &p, &pushes), "{text}: the pushes solve it");
+                solved += 1;
+            }
+            (None, FessEvent::Exhausted) => unsolvable += 1,
+            (w, e) => panic!("{text}: brute force {w:?}, greedy {e:?}"),
+        }
+    }
+    assert!(solved > 60 && unsolvable > 100, "solved {solved}, unsolvable {unsolvable}");
+}

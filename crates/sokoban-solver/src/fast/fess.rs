@@ -205,6 +205,13 @@ impl Analysis {
         Analysis { p, layout, plan, rooms, nearest, goal_no, hotspots, pairs }
     }
 
+    /// The deadlock tests of a search with a memory budget of `memory_limit` bytes: the
+    /// reduced problems may take an eighth of it, 32 MiB at most.
+    pub fn dead_tests(&self, memory_limit: usize) -> DeadTests {
+        let cache = (memory_limit / 8).min(crate::fixed::REDUCED_CACHE_BYTES);
+        DeadTests::new(&self.p, &self.layout.board, self.pairs.clone(), cache)
+    }
+
     /// The same analysis with another plan.
     pub fn with_plan(&self, plan: Arc<Plan>) -> Analysis {
         Analysis {
@@ -305,13 +312,7 @@ impl Fess {
             st: State::new(&p, &a.layout),
             gen: MoveGen::new(&a.layout),
             feats: FeatureScratch::new(&p, &a.rooms),
-            // The reduced problems may take an eighth of the budget, 32 MiB at most.
-            dead: DeadTests::new(
-                &p,
-                &a.layout.board,
-                a.pairs.clone(),
-                (memory_limit / 8).min(crate::fixed::REDUCED_CACHE_BYTES),
-            ),
+            dead: a.dead_tests(memory_limit),
             learned,
             nb,
             nodes: Vec::new(),
@@ -1148,23 +1149,45 @@ impl Fess {
 
     /// The pushes from the root to node `id`.
     pub fn pushes_to(&mut self, id: u32) -> Vec<(u16, u8)> {
-        let mut chain = Vec::new();
-        let mut x = id;
-        while x != NO_NODE {
-            chain.push(x);
-            x = self.nodes[x as usize].parent;
-        }
-        chain.reverse();
-        let p = Arc::clone(&self.a.p);
-        let mut out = Vec::new();
-        for w in chain.windows(2) {
-            self.load(w[0]);
-            let m = Move::unpack(self.nodes[w[1] as usize].mv);
-            let ok = self.gen.steps_of(&p, &self.a.layout, &mut self.st, m, false, &mut out);
-            debug_assert!(ok.is_some(), "a stored move is possible from its parent");
-        }
-        out
+        self.loaded = NO_NODE;
+        let nodes = &self.nodes;
+        let link = |x: u32| {
+            let n = &nodes[x as usize];
+            (n.parent, n.mv, n.norm)
+        };
+        pushes_to_node(&self.a, &mut self.gen, &mut self.st, &self.positions, id, link)
     }
+}
+
+/// The single pushes from the root of a search tree to node `id`, given the stored
+/// positions (sorted boxes, one position after another) and, per node, its parent
+/// (`u32::MAX` for the root), the move from it ([`Move::pack`]) and a square of its
+/// player's area.
+pub(super) fn pushes_to_node(
+    a: &Analysis,
+    gen: &mut MoveGen,
+    st: &mut State,
+    positions: &[u16],
+    id: u32,
+    link: impl Fn(u32) -> (u32, u32, u16),
+) -> Vec<(u16, u8)> {
+    let (p, nb) = (&a.p, a.p.goals.len());
+    let mut chain = Vec::new();
+    let mut x = id;
+    while x != NO_NODE {
+        chain.push(x);
+        x = link(x).0;
+    }
+    chain.reverse();
+    let mut out = Vec::new();
+    for w in chain.windows(2) {
+        let at = w[0] as usize * nb;
+        st.set(p, &a.layout, &positions[at..at + nb], link(w[0]).2);
+        let m = Move::unpack(link(w[1]).1);
+        let ok = gen.steps_of(p, &a.layout, st, m, false, &mut out);
+        debug_assert!(ok.is_some(), "a stored move is possible from its parent");
+    }
+    out
 }
 
 /// Experiment switches (development only), from the `FESS` environment variable.
