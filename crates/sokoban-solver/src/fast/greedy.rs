@@ -48,6 +48,13 @@ pub struct Greedy {
     /// Open positions: (lower bound, newest first).
     open: BinaryHeap<Reverse<(u32, u32)>>,
     assignment: Assignment,
+    /// The assignment of the position being expanded, saved: each child restores it and
+    /// re-matches the one box that moved (O(n²) instead of a fresh O(n³) solve).
+    parent_assignment: Vec<i64>,
+    /// The position being expanded (node id, player square) and its next move: an
+    /// expansion with thousands of children stops at the budget and goes on next call.
+    expanding: Option<(u32, u16)>,
+    next_move: usize,
     best: (u32, u32),
     memory_limit: usize,
     full: bool,
@@ -80,6 +87,9 @@ impl Greedy {
             seen: HashMap::default(),
             open: BinaryHeap::new(),
             assignment: Assignment::new(nb),
+            parent_assignment: vec![0; Assignment::new(nb).saved_len()],
+            expanding: None,
+            next_move: 0,
             best: (u32::MAX, NO_NODE),
             memory_limit,
             full: false,
@@ -134,6 +144,33 @@ impl Greedy {
         (total < INF_COST).then_some(total as u32)
     }
 
+    /// The bound of the parent position (`parent_boxes`, its assignment saved in
+    /// `parent_assignment`) with box `i` moved to `to`.
+    fn child_bound(&mut self, p: &Problem, i: usize, to: u16) -> Option<u32> {
+        let n = p.n;
+        let boxes = &self.parent_boxes;
+        let cost = |r: usize, j: usize| {
+            let sq = if r == i { to } else { boxes[r] };
+            match p.dist[j * n + sq as usize] {
+                INF_DIST => INF_COST,
+                d => d as i64,
+            }
+        };
+        self.assignment.restore(&self.parent_assignment);
+        self.assignment.update_row(i, &cost);
+        let total = self.assignment.total(&cost);
+        debug_assert_eq!(
+            {
+                let mut fresh = self.assignment.clone();
+                fresh.solve(&cost);
+                fresh.total(&cost).min(INF_COST)
+            },
+            total.min(INF_COST),
+            "the incremental bound equals a fresh solve"
+        );
+        (total < INF_COST).then_some(total as u32)
+    }
+
     fn store(&mut self, parent: u32, mv: u32) -> u32 {
         let id = self.nodes.len() as u32;
         self.positions.extend_from_slice(&self.st.boxes);
@@ -161,16 +198,33 @@ impl Greedy {
             if self.full {
                 return FessEvent::MemoryFull;
             }
-            let Some(Reverse((_, tag))) = self.open.pop() else { return FessEvent::Exhausted };
-            let id = u32::MAX - tag;
-            let at = id as usize * self.nb;
-            let norm = self.nodes[id as usize].norm;
-            self.parent_boxes.clear();
-            self.parent_boxes.extend_from_slice(&self.positions[at..at + self.nb]);
-            self.st.set(&p, &self.a.layout, &self.parent_boxes, norm);
-            self.moves.clear();
-            self.gen.generate(&p, &self.a.layout, &mut self.st, false, &mut self.moves);
-            for k in 0..self.moves.len() {
+            let (id, norm) = match self.expanding {
+                Some(e) => e,
+                None => {
+                    let Some(Reverse((_, tag))) = self.open.pop() else {
+                        return FessEvent::Exhausted;
+                    };
+                    let id = u32::MAX - tag;
+                    let at = id as usize * self.nb;
+                    let norm = self.nodes[id as usize].norm;
+                    self.parent_boxes.clear();
+                    self.parent_boxes.extend_from_slice(&self.positions[at..at + self.nb]);
+                    self.st.set(&p, &self.a.layout, &self.parent_boxes, norm);
+                    self.moves.clear();
+                    self.gen.generate(&p, &self.a.layout, &mut self.st, false, &mut self.moves);
+                    if self.bound(&p).is_none() {
+                        unreachable!("a stored position has a finite bound");
+                    }
+                    self.assignment.save_to(&mut self.parent_assignment);
+                    self.expanding = Some((id, norm));
+                    self.next_move = 0;
+                    // The state holds the parent, flooded: the first child starts from it.
+                    (id, norm)
+                }
+            };
+            while self.next_move < self.moves.len() && self.stats.generated < end {
+                let k = self.next_move;
+                self.next_move += 1;
                 let m = self.moves[k];
                 self.stats.generated += 1;
                 if k > 0 {
@@ -194,7 +248,7 @@ impl Greedy {
                     self.seen.insert(key, DEAD);
                     continue;
                 }
-                let Some(h) = self.bound(&p) else {
+                let Some(h) = self.child_bound(&p, m.box_i as usize, m.to) else {
                     self.stats.deadlocks += 1;
                     self.seen.insert(key, DEAD);
                     continue;
@@ -209,6 +263,9 @@ impl Greedy {
                     self.best = (h, child);
                 }
                 self.open.push(Reverse((h, u32::MAX - child)));
+            }
+            if self.next_move >= self.moves.len() {
+                self.expanding = None;
             }
         }
         FessEvent::Budget
