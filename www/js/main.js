@@ -1154,7 +1154,8 @@ async function runSolver(kind) {
   }
   if (start.session !== state.session) return; // another level since
   keepSolution(s, start.player, start.boxes, moves);
-  const how = mode === 'fast' ? 'fast search: not necessarily the fewest pushes' : msg.proven ? 'fewest pushes, proven' : 'fewest pushes';
+  const shortened = msg.foundPushes != null ? `, shortened from ${msg.foundPushes} pushes, ${msg.foundMoves} moves` : '';
+  const how = mode === 'fast' ? `fast search: not necessarily the fewest pushes${shortened}` : msg.proven ? 'fewest pushes, proven' : 'fewest pushes';
   const text = `${msg.pushes} pushes, ${msg.moves} moves (${how}), ${msg.proven ? 'in' : 'found in'} ${fmtTime(msg.elapsedMs)}`;
   if (s.historyLurd() !== start.history) {
     if (kind !== 'hint') offer(start, moves, 'Replay it', 'the solver’s solution');

@@ -56,6 +56,10 @@ pub struct SolveArgs {
     /// the machine's speed
     #[arg(long, value_name = "N")]
     nodes: Option<u64>,
+    /// Fast search: effort of the pass that shortens a solution found, in box searches
+    /// (0: give the solution as found)
+    #[arg(long, value_name = "N", default_value_t = sokoban_solver::DEFAULT_SHORTEN)]
+    shorten: u64,
     /// Levels solved at once (default: the cores this process may use)
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     jobs: Option<u32>,
@@ -92,6 +96,12 @@ struct LevelResult {
     /// What went wrong: an invalid level, a setup error, a failed verification.
     error: Option<String>,
     expected_pushes: Option<usize>,
+    /// Pushes and moves of the solution as the fast search found it, when the shortening
+    /// pass made it shorter.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    found_pushes: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    found_moves: Option<usize>,
 }
 
 impl LevelResult {
@@ -108,6 +118,8 @@ impl LevelResult {
             lurd: None,
             error: Some(message),
             expected_pushes: None,
+            found_pushes: None,
+            found_moves: None,
         }
     }
 
@@ -170,6 +182,7 @@ pub fn solve(a: SolveArgs) -> Result<ExitCode, String> {
         table_mib: (memory / threads).max(1),
         mode,
         node_limit: a.nodes,
+        shorten: a.shorten,
         ..Options::default()
     };
 
@@ -315,6 +328,8 @@ fn format_line(r: &LevelResult, a: &SolveArgs) -> Result<String, String> {
     };
     let note = if r.mismatch() {
         format!("  MISMATCH: expected {} pushes", r.expected_pushes.unwrap_or(0))
+    } else if let (Some(p), Some(m)) = (r.found_pushes, r.found_moves) {
+        format!("  (shortened from {p} pushes, {m} moves)")
     } else {
         String::new()
     };
@@ -429,6 +444,8 @@ fn solve_level(job: &Job, level: &Level, options: Options, show_progress: bool) 
         lurd: s.map(|s| s.lurd()),
         error: report.error.clone(),
         expected_pushes: None,
+        found_pushes: s.and_then(|s| s.found).map(|f| f.0),
+        found_moves: s.and_then(|s| s.found).map(|f| f.1),
     }
 }
 

@@ -458,6 +458,7 @@ fn tiny_options(mode: Mode, nodes: u64) -> Options {
         table_mib: 1,
         progress_interval_ms: 1e9,
         mode,
+        ..Options::default()
     }
 }
 

@@ -446,6 +446,7 @@ impl Generator {
             table_mib: SEARCH_MIB,
             progress_interval_ms: 100.0,
             mode: self.mode,
+            ..Options::default()
         };
         if let Ok(solver) = Solver::new(&level, &level.start, options) {
             self.current = Some(Current { candidate, reworked, level, solver });

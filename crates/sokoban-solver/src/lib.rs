@@ -8,8 +8,9 @@
 //! the wasm crate runs it in a Web Worker, in slices ([`Solver::step`]) so the worker stays
 //! responsive and can be cancelled.
 //!
-//! Every solution is replayed by the rules engine ([`sokoban_core::Game`]) before it is
-//! returned.
+//! Beside it, the fast search ([`fast`], after FESS) finds any solution quickly, and a
+//! bounded pass ([`shorten`]) then makes that solution shorter. Every solution is replayed
+//! by the rules engine ([`sokoban_core::Game`]) before it is returned.
 
 // Index loops over parallel, square-indexed tables read better than zipped iterators here.
 #![allow(clippy::needless_range_loop)]
@@ -26,6 +27,7 @@ pub mod matching;
 pub mod pairs;
 pub mod problem;
 pub mod search;
+pub mod shorten;
 pub mod stuck;
 pub mod tt;
 
@@ -61,7 +63,17 @@ pub struct Options {
     pub progress_interval_ms: f64,
     /// Which search.
     pub mode: Mode,
+    /// Effort of the shortening pass ([`shorten`]) after the fast search has found a
+    /// solution (0: the solution is given as found). The optimal search's
+    /// solutions have the fewest pushes already and are never shortened.
+    pub shorten: u64,
 }
+
+/// The shortening pass's default effort ([`shorten::shorten_solution`]: box searches, and
+/// twenty times as many positions). Measured on the fast search's XSokoban solutions (79):
+/// pushes 1.6% and moves 5.6% fewer, 12.5 ms a level (median); twice the effort gains
+/// 0.2% more for twice the time.
+pub const DEFAULT_SHORTEN: u64 = 1_000;
 
 impl Default for Options {
     /// The optimal search, no time or node limit, a 64 MiB table, progress every 100 ms.
@@ -72,6 +84,7 @@ impl Default for Options {
             table_mib: 64,
             progress_interval_ms: 100.0,
             mode: Mode::Optimal,
+            shorten: DEFAULT_SHORTEN,
         }
     }
 }
@@ -172,6 +185,9 @@ pub struct Solution {
     pub moves: Vec<Move>,
     /// Number of pushes (optimal when the optimal search found it).
     pub pushes: usize,
+    /// The pushes and moves of the solution as the search found it, when the shortening
+    /// pass made it shorter.
+    pub found: Option<(usize, usize)>,
 }
 
 impl Solution {
@@ -408,7 +424,14 @@ impl Solver {
     /// Finish with a solution given as pushes (compact square the box leaves, direction),
     /// after the rules engine has replayed it.
     fn solved(&mut self, clock: &dyn Clock, pushes: &[(u16, u8)]) -> Report {
-        match build_solution(&self.level, self.problem(), pushes) {
+        let built = build_solution(&self.level, self.problem(), pushes);
+        let built = match (&self.search, built) {
+            (Search::Fast(_), Ok(sol)) if self.options.shorten > 0 => Ok(
+                shorten::shorten_solution(&self.level, self.problem(), sol, self.options.shorten),
+            ),
+            (_, built) => built,
+        };
+        match built {
             Ok(sol) => self.finish(clock, Status::Solved, Some(sol)),
             Err(e) => {
                 let mut r = self.finish(clock, Status::Error, None);
@@ -494,7 +517,11 @@ impl Solver {
 /// Turn pushes (compact square of `p` the box leaves, direction) into moves (shortest walks
 /// between pushes) from the level's start, and replay them with the rules engine: the
 /// solution only if they solve the level.
-fn build_solution(level: &Level, p: &Problem, pushes: &[(u16, u8)]) -> Result<Solution, String> {
+pub(crate) fn build_solution(
+    level: &Level,
+    p: &Problem,
+    pushes: &[(u16, u8)],
+) -> Result<Solution, String> {
     let board = &level.board;
     let mut pos = level.start.clone();
     let mut moves = Vec::new();
@@ -518,7 +545,7 @@ fn build_solution(level: &Level, p: &Problem, pushes: &[(u16, u8)]) -> Result<So
     if !game.is_solved() {
         return Err("the moves do not solve the level".into());
     }
-    Ok(Solution { pushes: game.pushes(), moves })
+    Ok(Solution { pushes: game.pushes(), moves, found: None })
 }
 
 /// The board with the boxes that can never move again and stand on goals (with every box

@@ -140,6 +140,7 @@ fn options(mode: Mode) -> Options {
         table_mib: 4,
         progress_interval_ms: 1e9,
         mode,
+        ..Options::default()
     }
 }
 

@@ -487,6 +487,10 @@ struct Message {
     lurd: Option<String>,
     pushes: Option<usize>,
     moves: Option<usize>,
+    /// Pushes and moves of the fast search's solution as found, when the shortening pass
+    /// made it shorter.
+    found_pushes: Option<usize>,
+    found_moves: Option<usize>,
     limit: Option<&'static str>,
     message: Option<String>,
     #[serde(flatten)]
@@ -612,6 +616,8 @@ fn message(
         lurd: sol.map(|s| s.lurd()),
         pushes: sol.map(|s| s.pushes),
         moves: sol.map(|s| s.moves.len()),
+        found_pushes: sol.and_then(|s| s.found).map(|f| f.0),
+        found_moves: sol.and_then(|s| s.found).map(|f| f.1),
         limit: None,
         message: None,
         mode: if p.fast.is_some() { "fast" } else { "optimal" },
