@@ -47,6 +47,12 @@ test('Fast Solve (the default) on twelve boxes: live read-out, then the solution
   assert.match(await text(page, '#s-cells'), /^\d/);
   assert.match(await text(page, '#s-strategy'), /FESS|Greedy/);
   const [, pushes, moves] = (await text(page, '#s-state')).match(/Solved: (\d+) pushes, (\d+) moves/).map(Number);
+  // When the shortening pass gained, the panel says what the search found: longer.
+  const found = (await text(page, '#s-state')).match(/shortened from (\d+) pushes, (\d+) moves/);
+  if (found) {
+    const [fp, fm] = [Number(found[1]), Number(found[2])];
+    assert.ok(fp > pushes || (fp === pushes && fm > moves), `shortened from ${fp}/${fm} to ${pushes}/${moves}`);
+  }
   // Replayed on the board (checked by the rules engine first).
   assert.equal(await page.isVisible('#replay-controls'), true);
   await button(page, 'Skip to end').click();
