@@ -11,7 +11,7 @@ use std::cmp::Reverse;
 use super::board::State;
 use super::features::label_areas;
 use super::fess::Analysis;
-use crate::problem::NONE;
+use crate::problem::{Problem, NONE};
 
 /// A position's score.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -78,6 +78,15 @@ pub struct Scorer {
     /// Smallest square of each area of the last count (indexed by label - base).
     area_min: Vec<u16>,
     stack: Vec<u16>,
+    /// Areas of the base position (its last count).
+    base_areas: u16,
+    /// A second labelling, for children whose areas the base labels cannot tell.
+    child_label: Vec<u32>,
+    child_stamp: u32,
+    child_min: Vec<u16>,
+    /// Marks of the flood that looks for a way round a filled square.
+    seen: Vec<u32>,
+    seen_stamp: u32,
     /// Boxes per link, blocked links and summed distance of the base position.
     link_boxes: Vec<u16>,
     base_links: u16,
@@ -93,6 +102,12 @@ impl Scorer {
             base: 1,
             area_min: Vec::new(),
             stack: Vec::with_capacity(p.n),
+            base_areas: 0,
+            child_label: vec![0; p.n],
+            child_stamp: 0,
+            child_min: Vec::new(),
+            seen: vec![0; p.n],
+            seen_stamp: 0,
             link_boxes: vec![0; a.rooms.links],
             base_links: 0,
             base_dist: 0,
@@ -116,9 +131,10 @@ impl Scorer {
             self.base_dist += a.nearest[b as usize].min(1000) as u32;
         }
         let (packed, out_of_plan) = plan.packing(p, &st.occupied, st.boxes.iter().copied());
+        self.base_areas = self.count_areas(p, &st.occupied);
         Score {
             packed,
-            regions: self.count_areas(p, &st.occupied),
+            regions: self.base_areas,
             blocked_links: self.base_links,
             out_of_plan,
             hotspots: a.hotspots.as_ref().map_or(0, |h| h.count(p, &st.boxes, NONE, NONE)),
@@ -141,8 +157,7 @@ impl Scorer {
         st.occupied[to as usize] = true;
         let moved = st.boxes.iter().map(|&b| if b == from { to } else { b });
         let (packed, out_of_plan) = plan.packing(p, &st.occupied, moved);
-        let regions = self.count_areas(p, &st.occupied);
-        let norm = self.area_min[(self.label[player as usize] - self.base) as usize];
+        let (regions, norm) = self.child_areas(p, &st.occupied, from, to, player);
         st.occupied[to as usize] = false;
         st.occupied[from as usize] = true;
         let (lf, lt) = (a.rooms.link_of[from as usize], a.rooms.link_of[to as usize]);
@@ -168,8 +183,201 @@ impl Scorer {
         (score, norm)
     }
 
+    /// The areas of the child of the base position where the box on `from` went to `to`
+    /// (`occupied` is the child's), and the smallest square of the area of `player`.
+    fn child_areas(
+        &mut self,
+        p: &Problem,
+        occupied: &[bool],
+        from: u16,
+        to: u16,
+        player: u16,
+    ) -> (u16, u16) {
+        if let Some(r) = self.child_areas_local(p, occupied, from, to, player) {
+            debug_assert_eq!(r, self.child_areas_full(p, occupied, player), "{from} -> {to}");
+            return r;
+        }
+        self.child_areas_full(p, occupied, player)
+    }
+
+    /// [`Scorer::child_areas`] from the base labels: freeing `from` joins the areas around
+    /// it; filling `to` keeps the area count when the free squares around `to` stay
+    /// joined by the ring of its eight neighbours, and otherwise the parts it cuts off from
+    /// the player are flooded (each flood stops when it meets the player's part), not the
+    /// whole board. `None` when `to` was the smallest square of the player's area.
+    fn child_areas_local(
+        &mut self,
+        p: &Problem,
+        occupied: &[bool],
+        from: u16,
+        to: u16,
+        player: u16,
+    ) -> Option<(u16, u16)> {
+        let free = |y: u16| y != NONE && !occupied[y as usize];
+        // Freeing `from`: the base areas around it (`to` was free in the base) join.
+        let mut joined = [u32::MAX; 4];
+        let mut n_joined = 0;
+        let mut joined_min = from;
+        for &y in &p.nbr[from as usize] {
+            if y == NONE || (y != to && occupied[y as usize]) {
+                continue;
+            }
+            let l = self.label[y as usize] - self.base;
+            if !joined[..n_joined].contains(&l) {
+                joined[n_joined] = l;
+                n_joined += 1;
+                joined_min = joined_min.min(self.area_min[l as usize]);
+            }
+        }
+        let areas = self.base_areas as usize + 1 - n_joined;
+        // Filling `to`: its free neighbours must stay joined around it.
+        let nbr = &p.nbr[to as usize];
+        let mut free_sides = 0;
+        let mut joins = 0;
+        for d in 0..4 {
+            let (a, b) = (nbr[d], nbr[(d + 1) % 4]);
+            if !free(a) {
+                continue;
+            }
+            free_sides += 1;
+            if free(b) && free(p.nbr[a as usize][(d + 1) % 4]) {
+                joins += 1;
+            }
+        }
+        let groups = if joins == 4 { 1 } else { free_sides - joins };
+        // The player's area before `to` is filled (the player stands next to `to`): the
+        // joined one, or its own base area.
+        let x_min = if player == from {
+            joined_min
+        } else {
+            let l = self.label[player as usize] - self.base;
+            if joined[..n_joined].contains(&l) {
+                joined_min
+            } else {
+                self.area_min[l as usize]
+            }
+        };
+        if x_min == to {
+            return None;
+        }
+        let mut parts = 1;
+        if groups != 1 {
+            // Filling `to` may split its area: flood from each free neighbour of `to`
+            // not yet met; a flood that meets the player's square belongs to the player's
+            // part, one that runs out is a part of its own.
+            let (cut, min_here) = self.cut_off(p, occupied, to, player, x_min);
+            parts += cut;
+            if !min_here {
+                let min = self.part_min(p, occupied, player);
+                return Some(((areas + parts - 1) as u16, min));
+            }
+        }
+        Some(((areas + parts - 1) as u16, x_min))
+    }
+
+    /// The parts cut off from the player's square when `to` (filled in `occupied`) splits
+    /// its area: floods from the free neighbours of `to`, each stopping when it meets the
+    /// player's square; and whether `x_min`, the area's smallest square, stays in the
+    /// player's part (when a part cut off holds it, the player's part's smallest square
+    /// is unknown).
+    fn cut_off(
+        &mut self,
+        p: &Problem,
+        occupied: &[bool],
+        to: u16,
+        player: u16,
+        x_min: u16,
+    ) -> (usize, bool) {
+        let free = |y: u16| y != NONE && !occupied[y as usize];
+        if self.seen_stamp > u32::MAX - 16 {
+            self.seen.fill(0);
+            self.seen_stamp = 0;
+        }
+        let first = self.seen_stamp + 1;
+        let mut cut = 0;
+        let mut min_here = true;
+        for &t in &p.nbr[to as usize] {
+            if !free(t) || t == player || self.seen[t as usize] >= first {
+                continue;
+            }
+            self.seen_stamp += 1;
+            let stamp = self.seen_stamp;
+            self.seen[t as usize] = stamp;
+            self.stack.clear();
+            self.stack.push(t);
+            let mut head = 0;
+            let mut met = false;
+            let mut has_min = t == x_min;
+            'flood: while head < self.stack.len() {
+                let x = self.stack[head];
+                head += 1;
+                for &y in &p.nbr[x as usize] {
+                    if free(y) && self.seen[y as usize] != stamp {
+                        if y == player
+                            || (self.seen[y as usize] >= first && self.seen[y as usize] < stamp)
+                        {
+                            // The player's part, or a part met before (a flood that met
+                            // the player: the player's part too).
+                            met = true;
+                            break 'flood;
+                        }
+                        self.seen[y as usize] = stamp;
+                        has_min |= y == x_min;
+                        self.stack.push(y);
+                    }
+                }
+            }
+            if !met {
+                cut += 1;
+                min_here &= !has_min;
+            }
+        }
+        (cut, min_here)
+    }
+
+    /// The smallest square of the free area of `s` (a flood of it).
+    fn part_min(&mut self, p: &Problem, occupied: &[bool], s: u16) -> u16 {
+        self.seen_stamp += 1;
+        let stamp = self.seen_stamp;
+        self.seen[s as usize] = stamp;
+        self.stack.clear();
+        self.stack.push(s);
+        let mut min = s;
+        let mut head = 0;
+        while head < self.stack.len() {
+            let x = self.stack[head];
+            head += 1;
+            for &y in &p.nbr[x as usize] {
+                if y != NONE && !occupied[y as usize] && self.seen[y as usize] != stamp {
+                    self.seen[y as usize] = stamp;
+                    min = min.min(y);
+                    self.stack.push(y);
+                }
+            }
+        }
+        min
+    }
+
+    /// [`Scorer::child_areas`] by labelling the child's floor (its own labels: the base
+    /// labels stay for the next child).
+    fn child_areas_full(&mut self, p: &Problem, occupied: &[bool], player: u16) -> (u16, u16) {
+        if self.child_stamp > u32::MAX - p.n as u32 - 2 {
+            self.child_label.fill(0);
+            self.child_stamp = 0;
+        }
+        self.child_stamp += 1;
+        let base = self.child_stamp;
+        self.child_min.clear();
+        let mins = &mut self.child_min;
+        let count = label_areas(p, occupied, &mut self.child_label, base, &mut self.stack, |s| {
+            mins.push(s)
+        });
+        self.child_stamp = base + count;
+        (count as u16, self.child_min[(self.child_label[player as usize] - base) as usize])
+    }
+
     /// Number of areas of free floor; labels them and notes each area's smallest square.
-    fn count_areas(&mut self, p: &crate::problem::Problem, occupied: &[bool]) -> u16 {
+    fn count_areas(&mut self, p: &Problem, occupied: &[bool]) -> u16 {
         if self.stamp > u32::MAX - p.n as u32 - 2 {
             self.label.fill(0);
             self.stamp = 0;
