@@ -71,9 +71,9 @@ pub struct Options {
 
 /// The shortening pass's default effort ([`shorten::shorten_solution`]: box searches, and
 /// twenty times as many positions). Measured on the fast search's XSokoban solutions (79):
-/// pushes 1.6% and moves 5.6% fewer, 12.5 ms a level (median); twice the effort gains
-/// 0.2% more for twice the time.
-pub const DEFAULT_SHORTEN: u64 = 1_000;
+/// pushes 1.4% and moves 5.4% fewer, 7.3 ms a level (median); twice the effort gains
+/// 0.2% more for 12.4 ms.
+pub const DEFAULT_SHORTEN: u64 = 500;
 
 impl Default for Options {
     /// The optimal search, no time or node limit, a 64 MiB table, progress every 100 ms.

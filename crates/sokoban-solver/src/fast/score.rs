@@ -11,7 +11,7 @@ use std::cmp::Reverse;
 use super::board::State;
 use super::features::label_areas;
 use super::fess::Analysis;
-use crate::problem::{Problem, NONE};
+use crate::problem::{AreaFlood, Problem, NONE};
 
 /// A position's score.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -87,6 +87,8 @@ pub struct Scorer {
     /// Marks of the flood that looks for a way round a filled square.
     seen: Vec<u32>,
     seen_stamp: u32,
+    /// The player's part, flooded when its smallest square is not known otherwise.
+    player_area: AreaFlood,
     /// Boxes per link, blocked links and summed distance of the base position.
     link_boxes: Vec<u16>,
     base_links: u16,
@@ -108,6 +110,7 @@ impl Scorer {
             child_min: Vec::new(),
             seen: vec![0; p.n],
             seen_stamp: 0,
+            player_area: AreaFlood::new(p.n),
             link_boxes: vec![0; a.rooms.links],
             base_links: 0,
             base_dist: 0,
@@ -268,7 +271,7 @@ impl Scorer {
             let (cut, min_here) = self.cut_off(p, occupied, to, player, x_min);
             parts += cut;
             if !min_here {
-                let min = self.part_min(p, occupied, player);
+                let min = self.player_area.flood(p, occupied, player);
                 return Some(((areas + parts - 1) as u16, min));
             }
         }
@@ -333,29 +336,6 @@ impl Scorer {
             }
         }
         (cut, min_here)
-    }
-
-    /// The smallest square of the free area of `s` (a flood of it).
-    fn part_min(&mut self, p: &Problem, occupied: &[bool], s: u16) -> u16 {
-        self.seen_stamp += 1;
-        let stamp = self.seen_stamp;
-        self.seen[s as usize] = stamp;
-        self.stack.clear();
-        self.stack.push(s);
-        let mut min = s;
-        let mut head = 0;
-        while head < self.stack.len() {
-            let x = self.stack[head];
-            head += 1;
-            for &y in &p.nbr[x as usize] {
-                if y != NONE && !occupied[y as usize] && self.seen[y as usize] != stamp {
-                    self.seen[y as usize] = stamp;
-                    min = min.min(y);
-                    self.stack.push(y);
-                }
-            }
-        }
-        min
     }
 
     /// [`Scorer::child_areas`] by labelling the child's floor (its own labels: the base
