@@ -158,6 +158,50 @@ impl Hotspots {
         }
         count
     }
+
+    /// For each box (off the goals), how many boxes (off the goals) it blocks, into
+    /// `out`; returns how many block at least one (the position's hotspots).
+    pub fn counts(&self, p: &Problem, boxes: &[u16], out: &mut Vec<u16>) -> u16 {
+        out.clear();
+        let mut hot = 0;
+        for &q in boxes {
+            let c = if p.is_goal[q as usize] {
+                0
+            } else {
+                boxes
+                    .iter()
+                    .filter(|&&s| s != q && !p.is_goal[s as usize] && self.blocks(q, s))
+                    .count() as u16
+            };
+            hot += (c > 0) as u16;
+            out.push(c);
+        }
+        hot
+    }
+
+    /// [`Hotspots::count`] for the box on `from` moved to `to`, from the position's own
+    /// [`Hotspots::counts`] (`base`): only the pairs with the moved box change, so it
+    /// takes one pass over the boxes, not one per box.
+    pub fn count_moved(&self, p: &Problem, boxes: &[u16], base: &[u16], from: u16, to: u16) -> u16 {
+        let off = |s: u16| !p.is_goal[s as usize];
+        let mut hot = 0;
+        for (i, &q) in boxes.iter().enumerate() {
+            let c = if q == from {
+                if !off(to) {
+                    continue;
+                }
+                boxes.iter().any(|&s| s != from && off(s) && self.blocks(to, s)) as u16
+            } else {
+                if !off(q) {
+                    continue;
+                }
+                base[i] - (off(from) && self.blocks(q, from)) as u16
+                    + (off(to) && self.blocks(q, to)) as u16
+            };
+            hot += (c > 0) as u16;
+        }
+        hot
+    }
 }
 
 /// Scratch for the feature computations.

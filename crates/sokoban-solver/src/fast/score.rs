@@ -89,6 +89,8 @@ pub struct Scorer {
     seen_stamp: u32,
     /// The player's part, flooded when its smallest square is not known otherwise.
     player_area: AreaFlood,
+    /// How many boxes each box of the base position blocks (hotspots).
+    hot_counts: Vec<u16>,
     /// Boxes per link, blocked links and summed distance of the base position.
     link_boxes: Vec<u16>,
     base_links: u16,
@@ -111,6 +113,7 @@ impl Scorer {
             seen: vec![0; p.n],
             seen_stamp: 0,
             player_area: AreaFlood::new(p.n),
+            hot_counts: Vec::new(),
             link_boxes: vec![0; a.rooms.links],
             base_links: 0,
             base_dist: 0,
@@ -140,7 +143,10 @@ impl Scorer {
             regions: self.base_areas,
             blocked_links: self.base_links,
             out_of_plan,
-            hotspots: a.hotspots.as_ref().map_or(0, |h| h.count(p, &st.boxes, NONE, NONE)),
+            hotspots: a
+                .hotspots
+                .as_ref()
+                .map_or(0, |h| h.counts(p, &st.boxes, &mut self.hot_counts)),
             dist: self.base_dist,
         }
     }
@@ -180,7 +186,11 @@ impl Scorer {
             regions,
             blocked_links: links,
             out_of_plan,
-            hotspots: a.hotspots.as_ref().map_or(0, |h| h.count(p, &st.boxes, from, to)),
+            hotspots: a.hotspots.as_ref().map_or(0, |h| {
+                let hot = h.count_moved(p, &st.boxes, &self.hot_counts, from, to);
+                debug_assert_eq!(hot, h.count(p, &st.boxes, from, to));
+                hot
+            }),
             dist,
         };
         (score, norm)
