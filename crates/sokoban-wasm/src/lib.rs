@@ -501,8 +501,8 @@ struct Message {
 pub const DEFAULT_TABLE_MIB: usize = 64;
 
 /// Default memory budget of the fast search in the browser (MiB): a wasm tab has 2–4 GB
-/// at most, and the store may grow past its budget by one vector doubling before it
-/// notices.
+/// at most, and the store may grow past its budget by one step of growth (a quarter of
+/// a vector, or a hash table's doubling) before it notices.
 pub const DEFAULT_FAST_MIB: usize = 512;
 
 /// The most memory an option may ask for (MiB); larger values are lowered to it.
