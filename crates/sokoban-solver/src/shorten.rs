@@ -1,13 +1,17 @@
 //! Shortening a solution the fast search found, in a bounded pass: fewer pushes, and with
-//! them fewer moves.
+//! them fewer moves ([`shorten_solution`]).
 //!
-//! The positions the solution passes through (boxes, and the player's area) are keyed.
-//! From each of them a small breadth-first search over single pushes looks for a later
-//! position of the solution reached in fewer pushes than the solution takes to get there
-//! (a box pushed there and back, a detour, two boxes moved in a wasteful order); the
-//! shortest way through those shortcuts is then found by dynamic programming over the
-//! solution's positions. The pass is repeated while it gains and its budget lasts. The
-//! caller replays the result with the rules engine and keeps the original if it fails.
+//! First the solution's macro moves (runs of pushes of one box) are merged and reordered
+//! ([`merge_macros`]): a box pushed from `a` to `b` and later from `b` to `c` is tried
+//! pushed from `a` to `c` at once, at the first move or at the second, and neighbouring
+//! macro moves of different boxes are tried swapped; each candidate is played out by the
+//! box-path search (the fewest pushes, then moves, for each macro move) and kept when the
+//! whole solution gets shorter. Then shortcuts ([`shorten`]): the positions the solution
+//! passes through (boxes, and the player's area) are keyed, a small breadth-first search
+//! over single pushes from each of them looks for a later one reached in fewer pushes
+//! than the solution takes, and the shortest way through those shortcuts is found by
+//! dynamic programming over the solution's positions. Every result is replayed by the
+//! rules engine; the original is kept when nothing shorter replays.
 
 use std::collections::{HashMap, HashSet};
 
