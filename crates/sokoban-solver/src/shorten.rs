@@ -48,7 +48,7 @@ struct Node {
 }
 
 /// The pass's scratch and counters.
-pub struct Shortener<'a> {
+struct Shortener<'a> {
     p: &'a Problem,
     nb: usize,
     flood: AreaFlood,
@@ -61,13 +61,13 @@ pub struct Shortener<'a> {
     pushes: Vec<(u16, u16, u8)>,
     child: Vec<u16>,
     /// Positions searched so far: every child made counts (each costs a flood).
-    pub searched: u64,
+    searched: u64,
     /// The search stops at this count.
     limit: u64,
 }
 
 impl<'a> Shortener<'a> {
-    pub fn new(p: &'a Problem, nb: usize) -> Shortener<'a> {
+    fn new(p: &'a Problem, nb: usize) -> Shortener<'a> {
         Shortener {
             p,
             nb,
@@ -107,8 +107,8 @@ impl<'a> Shortener<'a> {
         for &(from, dir) in pushes {
             self.set(&bx);
             let i = bx.iter().position(|&b| b == from)?;
-            let stand = p.nbr[from as usize][(dir as usize + 2) % 4];
-            let to = p.nbr[from as usize][dir as usize];
+            let stand = p.step(from, (dir as usize + 2) % 4);
+            let to = p.step(from, dir as usize);
             if stand == NONE || to == NONE || self.occupied[to as usize] {
                 return None;
             }
@@ -131,13 +131,14 @@ impl<'a> Shortener<'a> {
         }
     }
 
-    /// The shortcuts from position `from` (boxes, player) to later positions of the
+    /// The shortcuts from position `from` (boxes, player, its key) to later positions of the
     /// solution (`index`: key to the last position with it), by a breadth-first search
     /// of at most `max_nodes` positions.
     fn shortcuts_from(
         &mut self,
         from: usize,
         start: &(Vec<u16>, u16),
+        start_key: u64,
         index: &HashMap<u64, usize, Keyed>,
         max_nodes: usize,
         out: &mut Vec<Shortcut>,
@@ -148,9 +149,7 @@ impl<'a> Shortener<'a> {
         self.seen.clear();
         self.boxes.extend_from_slice(&start.0);
         self.nodes.push(Node { parent: u32::MAX, push: (0, 0), depth: 0, player: start.1 });
-        self.set(&start.0);
-        let k = self.key(&start.0, start.1);
-        self.seen.insert(k);
+        self.seen.insert(start_key);
         let mut head = 0;
         while head < self.nodes.len() && self.nodes.len() < max_nodes && self.searched < self.limit
         {
@@ -171,8 +170,8 @@ impl<'a> Shortener<'a> {
             self.pushes.clear();
             for (i, &b) in parent.iter().enumerate() {
                 for d in 0..4u8 {
-                    let stand = p.nbr[b as usize][(d as usize + 2) % 4];
-                    let to = p.nbr[b as usize][d as usize];
+                    let stand = p.step(b, (d as usize + 2) % 4);
+                    let to = p.step(b, d as usize);
                     if stand == NONE
                         || to == NONE
                         || self.occupied[to as usize]
@@ -235,7 +234,7 @@ impl<'a> Shortener<'a> {
     /// One pass over the solution: returns the shortened pushes, or `None` when no
     /// shortcut was found (or the solution does not replay). Searches at most `budget`
     /// positions in all.
-    pub fn pass(
+    fn pass(
         &mut self,
         player: u16,
         boxes: &[u16],
@@ -244,33 +243,35 @@ impl<'a> Shortener<'a> {
     ) -> Option<Vec<Push>> {
         let positions = self.replay(player, boxes, pushes)?;
         let k = pushes.len();
-        let mut index: HashMap<u64, usize, Keyed> = HashMap::default();
-        for (i, (bx, pl)) in positions.iter().enumerate() {
-            self.set(bx);
-            let key = self.key(bx, *pl);
-            index.insert(key, i); // the last position with this key wins
-        }
-        let mut shortcuts = Vec::new();
-        // A position met again later: jump there at no cost.
-        for (i, (bx, pl)) in positions.iter().enumerate() {
-            self.set(bx);
-            let key = self.key(bx, *pl);
-            if index[&key] > i {
-                shortcuts.push(Shortcut {
-                    from: i,
-                    to: index[&key],
-                    len: 0,
-                    pushes: [(0, 0); MAX_DEPTH],
-                });
-            }
-        }
+        let keys: Vec<u64> = positions
+            .iter()
+            .map(|(bx, pl)| {
+                self.set(bx);
+                self.key(bx, *pl)
+            })
+            .collect();
+        // The last position with each key: a position met again later is a shortcut of
+        // no pushes, and the searches jump as far as they can.
+        let index: HashMap<u64, usize, Keyed> =
+            keys.iter().enumerate().map(|(i, &k)| (k, i)).collect();
+        let mut shortcuts: Vec<Shortcut> = keys
+            .iter()
+            .enumerate()
+            .filter(|&(i, key)| index[key] > i)
+            .map(|(i, key)| Shortcut {
+                from: i,
+                to: index[key],
+                len: 0,
+                pushes: [(0, 0); MAX_DEPTH],
+            })
+            .collect();
         let per_position = ((budget / (k as u64 + 1)) as usize).clamp(16, 1 << 16);
         self.limit = self.searched + budget;
         for i in 0..k {
             if self.searched >= self.limit {
                 break;
             }
-            self.shortcuts_from(i, &positions[i], &index, per_position, &mut shortcuts);
+            self.shortcuts_from(i, &positions[i], keys[i], &index, per_position, &mut shortcuts);
         }
         if shortcuts.is_empty() {
             return None;
@@ -319,15 +320,8 @@ impl<'a> Shortener<'a> {
 
 /// Shorten `pushes` (a solution from the player and boxes given, compact squares) by
 /// passes of shortcuts until a pass gains nothing or `budget` positions have been
-/// searched. Returns the pushes (the same when nothing was gained) and the positions
-/// searched.
-pub fn shorten(
-    p: &Problem,
-    player: u16,
-    boxes: &[u16],
-    pushes: &[Push],
-    budget: u64,
-) -> (Vec<Push>, u64) {
+/// searched. Returns the pushes (the same when nothing was gained).
+pub fn shorten(p: &Problem, player: u16, boxes: &[u16], pushes: &[Push], budget: u64) -> Vec<Push> {
     let mut s = Shortener::new(p, boxes.len());
     let mut best = pushes.to_vec();
     while s.searched < budget {
@@ -337,7 +331,7 @@ pub fn shorten(
             _ => break,
         }
     }
-    (best, s.searched)
+    best
 }
 
 /// A macro move: the box on `from` pushed to `to` (board squares).
@@ -468,8 +462,7 @@ pub fn merge_macros(
                     _ => continue,
                 }
                 cand.retain(|m| m.from != m.to);
-                let keep = i.min(best.before.len());
-                let Some(p) = play(board, start, &cand, Some((&best, keep)), &mut budget) else {
+                let Some(p) = play(board, start, &cand, Some((&best, i)), &mut budget) else {
                     continue;
                 };
                 if p.cost() < best.cost() {
@@ -495,42 +488,42 @@ pub fn merge_macros(
 const POSITIONS_PER_EFFORT: u64 = 20;
 
 /// Shorten `sol`, a solution of `level` from its start (`p`: the level's problem, possibly
-/// with boxes frozen on goals made walls), with an effort of `effort` positions searched:
-/// merged macro moves ([`merge_macros`]), then shortcuts between its positions
-/// ([`shorten`]) and, when they gain, merged macro moves again. Every candidate is replayed by the rules engine; the shortest
-/// (pushes, then moves) is returned, with [`Solution::found`] set when it is shorter than
-/// `sol`.
+/// with boxes frozen on goals made walls), with an effort of `effort` box searches (and
+/// [`POSITIONS_PER_EFFORT`] times as many positions): merged macro moves
+/// ([`merge_macros`]), then shortcuts between its positions ([`shorten`]) and, when they
+/// gain, merged macro moves again. The shortest (pushes, then moves) is replayed by the
+/// rules engine and returned with [`Solution::found`] set; `sol` when nothing shorter
+/// replays.
 pub fn shorten_solution(level: &Level, p: &Problem, sol: Solution, effort: u64) -> Solution {
-    let better =
-        |s: &Solution, than: &Solution| (s.pushes, s.moves.len()) < (than.pushes, than.moves.len());
+    let cost = |s: &Solution| (s.pushes, s.moves.len());
     let searches = effort.max(1);
     let mut best = merged(level, &sol, searches).unwrap_or_else(|| sol.clone());
     if let Some((player, boxes, pushes)) = compact_pushes(level, p, &best.moves) {
-        let (short, _) = shorten(p, player, &boxes, &pushes, effort * POSITIONS_PER_EFFORT);
+        let short = shorten(p, player, &boxes, &pushes, effort * POSITIONS_PER_EFFORT);
         if short.len() < pushes.len() {
             if let Ok(s) = build_solution(level, p, &short) {
                 let s = merged(level, &s, searches).unwrap_or(s);
-                if better(&s, &best) {
+                if cost(&s) < cost(&best) {
                     best = s;
                 }
             }
         }
     }
-    if better(&best, &sol) {
-        best.found = Some((sol.pushes, sol.moves.len()));
-        best
-    } else {
-        sol
+    if cost(&best) < cost(&sol) {
+        let mut game = Game::new(level.clone());
+        if game.play(&best.moves).is_ok() && game.is_solved() {
+            best.found = Some(cost(&sol));
+            return best;
+        }
     }
+    sol
 }
 
-/// `sol` with its macro moves merged ([`merge_macros`]), replayed by the rules engine;
-/// `None` when nothing was gained.
+/// `sol` with its macro moves merged ([`merge_macros`]); `None` when nothing was gained.
 fn merged(level: &Level, sol: &Solution, searches: u64) -> Option<Solution> {
     let moves = merge_macros(&level.board, &level.start, &sol.moves, searches)?;
-    let mut game = Game::new(level.clone());
-    game.play(&moves).ok()?;
-    game.is_solved().then(|| Solution { pushes: game.pushes(), moves, found: None })
+    let pushes = moves.iter().filter(|m| m.push).count();
+    Some(Solution { pushes, moves, found: None })
 }
 
 /// The player, the boxes that move (compact squares: boxes on walls of `p` are left out)

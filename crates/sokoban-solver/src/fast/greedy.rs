@@ -20,6 +20,14 @@ use super::fess::{pushes_to_node, Analysis, FessEvent, FessStats, Learned};
 use crate::assign::{Assignment, INF_COST};
 use crate::problem::{Keyed, Problem, INF_DIST};
 
+/// The assignment's cost of a box on `sq` for goal `j`: its push distance.
+fn push_cost(p: &Problem, sq: u16, j: usize) -> i64 {
+    match p.dist[j * p.n + sq as usize] {
+        INF_DIST => INF_COST,
+        d => d as i64,
+    }
+}
+
 /// Node id of "no node".
 const NO_NODE: u32 = u32::MAX;
 /// Seen-table value of a position proved dead.
@@ -76,6 +84,7 @@ impl Greedy {
     ) -> Greedy {
         let p = Arc::clone(&a.p);
         let nb = boxes.len();
+        let assignment = Assignment::new(nb);
         let mut g = Greedy {
             st: State::new(&p, &a.layout),
             gen: MoveGen::new(&a.layout),
@@ -86,8 +95,8 @@ impl Greedy {
             positions: Vec::new(),
             seen: HashMap::default(),
             open: BinaryHeap::new(),
-            assignment: Assignment::new(nb),
-            parent_assignment: vec![0; Assignment::new(nb).saved_len()],
+            parent_assignment: vec![0; assignment.saved_len()],
+            assignment,
             expanding: None,
             next_move: 0,
             best: (u32::MAX, NO_NODE),
@@ -133,12 +142,8 @@ impl Greedy {
     /// The matching lower bound of the position in the state; `None` when some box can
     /// be matched to no goal.
     fn bound(&mut self, p: &Problem) -> Option<u32> {
-        let n = p.n;
         let boxes = &self.st.boxes;
-        let cost = |i: usize, j: usize| match p.dist[j * n + boxes[i] as usize] {
-            INF_DIST => INF_COST,
-            d => d as i64,
-        };
+        let cost = |i: usize, j: usize| push_cost(p, boxes[i], j);
         self.assignment.solve(&cost);
         let total = self.assignment.total(&cost);
         (total < INF_COST).then_some(total as u32)
@@ -147,15 +152,8 @@ impl Greedy {
     /// The bound of the parent position (`parent_boxes`, its assignment saved in
     /// `parent_assignment`) with box `i` moved to `to`.
     fn child_bound(&mut self, p: &Problem, i: usize, to: u16) -> Option<u32> {
-        let n = p.n;
         let boxes = &self.parent_boxes;
-        let cost = |r: usize, j: usize| {
-            let sq = if r == i { to } else { boxes[r] };
-            match p.dist[j * n + sq as usize] {
-                INF_DIST => INF_COST,
-                d => d as i64,
-            }
-        };
+        let cost = |r: usize, j: usize| push_cost(p, if r == i { to } else { boxes[r] }, j);
         self.assignment.restore(&self.parent_assignment);
         self.assignment.update_row(i, &cost);
         let total = self.assignment.total(&cost);
@@ -212,9 +210,8 @@ impl Greedy {
                     self.st.set(&p, &self.a.layout, &self.parent_boxes, norm);
                     self.moves.clear();
                     self.gen.generate(&p, &self.a.layout, &mut self.st, false, &mut self.moves);
-                    if self.bound(&p).is_none() {
-                        unreachable!("a stored position has a finite bound");
-                    }
+                    let h = self.bound(&p);
+                    debug_assert!(h.is_some(), "a stored position has a finite bound");
                     self.assignment.save_to(&mut self.parent_assignment);
                     self.expanding = Some((id, norm));
                     self.next_move = 0;

@@ -80,11 +80,7 @@ pub struct Scorer {
     stack: Vec<u16>,
     /// Areas of the base position (its last count).
     base_areas: u16,
-    /// A second labelling, for children whose areas the base labels cannot tell.
-    child_label: Vec<u32>,
-    child_stamp: u32,
-    child_min: Vec<u16>,
-    /// Marks of the flood that looks for a way round a filled square.
+    /// Marks of the floods of the parts a filled square cuts off ([`Scorer::cut_off`]).
     seen: Vec<u32>,
     seen_stamp: u32,
     /// The player's part, flooded when its smallest square is not known otherwise.
@@ -107,9 +103,6 @@ impl Scorer {
             area_min: Vec::new(),
             stack: Vec::with_capacity(p.n),
             base_areas: 0,
-            child_label: vec![0; p.n],
-            child_stamp: 0,
-            child_min: Vec::new(),
             seen: vec![0; p.n],
             seen_stamp: 0,
             player_area: AreaFlood::new(p.n),
@@ -197,7 +190,11 @@ impl Scorer {
     }
 
     /// The areas of the child of the base position where the box on `from` went to `to`
-    /// (`occupied` is the child's), and the smallest square of the area of `player`.
+    /// (`occupied` is the child's), and the smallest square of the area of `player` — from
+    /// the base labels: freeing `from` joins the areas around it; filling `to` keeps the
+    /// area count when the free squares around `to` stay joined by the ring of its eight
+    /// neighbours, and otherwise the parts it cuts off from the player are flooded (each
+    /// flood stops when it meets the player's part), not the whole board.
     fn child_areas(
         &mut self,
         p: &Problem,
@@ -206,26 +203,6 @@ impl Scorer {
         to: u16,
         player: u16,
     ) -> (u16, u16) {
-        if let Some(r) = self.child_areas_local(p, occupied, from, to, player) {
-            debug_assert_eq!(r, self.child_areas_full(p, occupied, player), "{from} -> {to}");
-            return r;
-        }
-        self.child_areas_full(p, occupied, player)
-    }
-
-    /// [`Scorer::child_areas`] from the base labels: freeing `from` joins the areas around
-    /// it; filling `to` keeps the area count when the free squares around `to` stay
-    /// joined by the ring of its eight neighbours, and otherwise the parts it cuts off from
-    /// the player are flooded (each flood stops when it meets the player's part), not the
-    /// whole board. `None` when `to` was the smallest square of the player's area.
-    fn child_areas_local(
-        &mut self,
-        p: &Problem,
-        occupied: &[bool],
-        from: u16,
-        to: u16,
-        player: u16,
-    ) -> Option<(u16, u16)> {
         let free = |y: u16| y != NONE && !occupied[y as usize];
         // Freeing `from`: the base areas around it (`to` was free in the base) join.
         let mut joined = [u32::MAX; 4];
@@ -270,22 +247,21 @@ impl Scorer {
                 self.area_min[l as usize]
             }
         };
-        if x_min == to {
-            return None;
-        }
-        let mut parts = 1;
-        if groups != 1 {
-            // Filling `to` may split its area: flood from each free neighbour of `to`
-            // not yet met; a flood that meets the player's square belongs to the player's
-            // part, one that runs out is a part of its own.
-            let (cut, min_here) = self.cut_off(p, occupied, to, player, x_min);
-            parts += cut;
-            if !min_here {
-                let min = self.player_area.flood(p, occupied, player);
-                return Some(((areas + parts - 1) as u16, min));
-            }
-        }
-        Some(((areas + parts - 1) as u16, x_min))
+        // Filling `to` may split its area: flood from each free neighbour of `to` not yet
+        // met; a flood that meets the player's square belongs to the player's part, one
+        // that runs out is a part of its own.
+        let (cut, min_kept) =
+            if groups == 1 { (0, true) } else { self.cut_off(p, occupied, to, player, x_min) };
+        // The player's part lost its smallest square (`to` itself, or into a part cut
+        // off): flood it.
+        let min = if min_kept && x_min != to {
+            x_min
+        } else {
+            self.player_area.flood(p, occupied, player)
+        };
+        let r = ((areas + cut) as u16, min);
+        debug_assert_eq!(r, labelled_areas(p, occupied, player), "{from} -> {to}");
+        r
     }
 
     /// The parts cut off from the player's square when `to` (filled in `occupied`) splits
@@ -308,7 +284,7 @@ impl Scorer {
         }
         let first = self.seen_stamp + 1;
         let mut cut = 0;
-        let mut min_here = true;
+        let mut min_kept = true;
         for &t in &p.nbr[to as usize] {
             if !free(t) || t == player || self.seen[t as usize] >= first {
                 continue;
@@ -342,28 +318,10 @@ impl Scorer {
             }
             if !met {
                 cut += 1;
-                min_here &= !has_min;
+                min_kept &= !has_min;
             }
         }
-        (cut, min_here)
-    }
-
-    /// [`Scorer::child_areas`] by labelling the child's floor (its own labels: the base
-    /// labels stay for the next child).
-    fn child_areas_full(&mut self, p: &Problem, occupied: &[bool], player: u16) -> (u16, u16) {
-        if self.child_stamp > u32::MAX - p.n as u32 - 2 {
-            self.child_label.fill(0);
-            self.child_stamp = 0;
-        }
-        self.child_stamp += 1;
-        let base = self.child_stamp;
-        self.child_min.clear();
-        let mins = &mut self.child_min;
-        let count = label_areas(p, occupied, &mut self.child_label, base, &mut self.stack, |s| {
-            mins.push(s)
-        });
-        self.child_stamp = base + count;
-        (count as u16, self.child_min[(self.child_label[player as usize] - base) as usize])
+        (cut, min_kept)
     }
 
     /// Number of areas of free floor; labels them and notes each area's smallest square.
@@ -388,4 +346,12 @@ impl Scorer {
         let l = self.label[s as usize];
         (l >= self.base).then_some(l)
     }
+}
+
+/// The number of areas of free floor and the smallest square of the area of `player`, by
+/// labelling the whole floor afresh: the check of [`Scorer::child_areas`] in debug builds.
+fn labelled_areas(p: &Problem, occupied: &[bool], player: u16) -> (u16, u16) {
+    let (mut label, mut stack, mut mins) = (vec![0; p.n], Vec::new(), Vec::new());
+    let count = label_areas(p, occupied, &mut label, 1, &mut stack, |s| mins.push(s));
+    (count as u16, mins[(label[player as usize] - 1) as usize])
 }
