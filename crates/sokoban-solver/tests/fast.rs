@@ -270,6 +270,35 @@ fn plan_orders_each_cluster_apart() {
     assert!(plan.place[down[0] as usize] < plan.place[down[1] as usize]);
 }
 
+/// The backward analysis checks each removal against the boxes there are: once the goals
+/// before it are filled, every goal left must still get a box of its own from the start
+/// (push distances on the board with the filled goals as walls, the player followed round
+/// each box). Here the two boxes in the middle row reach the top goals only by the shaft on
+/// the right, pushed up by a player standing under it, on (4,6), which it reaches from the
+/// bottom corridor through (5,6). Taking the bottom goals out first (fewest pulls) would
+/// fill (5,6) before the top goals: then one box (on (2,4)) is left for the two top goals.
+/// The checked plan fills the corner, a top goal, (5,6), and the top goal the box from (2,4)
+/// can still reach.
+const SHAFT: &str = "\
+#########
+#####..##
+#@  $   #
+# $ $  ##
+# #### ##
+#  $  ..#
+#########";
+
+#[test]
+fn plan_leaves_each_goal_a_box_to_fill_it() {
+    let level = parse_level(SHAFT).unwrap();
+    let (p, plan) = plan_of(&level);
+    let want: Vec<u16> =
+        [(5, 7), (1, 6), (5, 6), (1, 5)].iter().map(|&(r, c)| goal_at(&p, &level, r, c)).collect();
+    assert_eq!(plan.order, want);
+    assert_eq!(plan.relaxed, 0);
+    assert!(check(&level, "shaft"), "the fast search solves it");
+}
+
 #[test]
 fn cluster_first_plans_fill_the_chosen_dead_end_first() {
     // Each alternative plan fills one dead end, far end first, before the other; a level
