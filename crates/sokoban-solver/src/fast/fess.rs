@@ -123,6 +123,10 @@ struct Node {
     norm: u16,
     /// The best score on the path from the root to here (scored strategy).
     best_past: Score,
+    /// Scored strategy, more moves than a block: where in `masks` the children that were
+    /// left out of the order (seen before) are marked, so that the order generated again
+    /// is the same (`u32::MAX`: none).
+    mask_at: u32,
 }
 
 /// A cell of the feature space: the positions filed there with untried moves, by the
@@ -268,6 +272,13 @@ pub struct Fess {
     moves: Vec<u32>,
     /// Order keys of the moves (scored strategy): the score of the child each leads to.
     move_keys: Vec<u32>,
+    /// Bitsets over a position's generated moves: those left out of its order (scored
+    /// strategy, see [`Node::mask_at`]).
+    masks: Vec<u64>,
+    /// Debug builds: the whole first order of each position whose moves fill more than a
+    /// block (scored strategy), to check each regeneration against.
+    #[cfg(debug_assertions)]
+    first_orders: HashMap<u32, (Vec<u32>, Vec<u32>)>,
     seen: HashMap<u64, u32, Keyed>,
     cells: Vec<Cell>,
     cell_of: HashMap<u64, u32, Keyed>,
@@ -289,6 +300,8 @@ pub struct Fess {
     flood: AreaFlood,
     order_moves: Vec<u32>,
     order_keys: Vec<u32>,
+    /// The moves left out by the last [`Fess::scored_moves`].
+    mask_buf: Vec<u64>,
     scorer: Scorer,
     cands: Vec<(Move, Score)>,
     scored_order: Vec<(u32, Rank, u16, u32)>,
@@ -331,6 +344,9 @@ impl Fess {
             positions: Vec::new(),
             moves: Vec::new(),
             move_keys: Vec::new(),
+            masks: Vec::new(),
+            #[cfg(debug_assertions)]
+            first_orders: HashMap::default(),
             seen: HashMap::default(),
             cells: Vec::new(),
             cell_of: HashMap::default(),
@@ -348,6 +364,7 @@ impl Fess {
             flood: AreaFlood::new(p.n),
             order_moves: Vec::new(),
             order_keys: Vec::new(),
+            mask_buf: Vec::new(),
             scorer: Scorer::new(&a),
             cands: Vec::new(),
             scored_order: Vec::new(),
@@ -391,6 +408,7 @@ impl Fess {
             + self.positions.capacity() * 2
             + self.moves.capacity() * 4
             + self.move_keys.capacity() * 4
+            + self.masks.capacity() * 8
             + self.seen.capacity() * 13
             + self.cell_of.capacity() * 13
             + self.cells.capacity() * std::mem::size_of::<Cell>()
@@ -436,6 +454,12 @@ impl Fess {
             let mv = self.moves[(node.moves_at + k) as usize];
             let weight = node.weight + (node.skipped + k >= node.advised) as u32;
             if node.skipped + node.next < node.total {
+                // The scored strategy files the node by its next move's key: that move must
+                // be stored.
+                if self.config.scored && node.next == node.moves_len {
+                    self.refill(id);
+                }
+                let node = self.nodes[id as usize];
                 let w = node.weight + (node.skipped + node.next >= node.advised) as u32;
                 let key = if self.config.scored {
                     self.move_keys[(node.moves_at + node.next) as usize]
@@ -522,6 +546,7 @@ impl Fess {
             advised: 0,
             norm: self.st.norm,
             best_past: Score::default(),
+            mask_at: u32::MAX,
         });
         self.subtree.push(1);
         self.dead_node.push(false);
@@ -727,7 +752,7 @@ impl Fess {
     fn prepare(&mut self, id: u32) {
         let scored = self.config.scored;
         let (rank, n_adv, cell) = if scored {
-            let (own, n_adv) = self.scored_moves();
+            let (own, n_adv) = self.scored_moves(None);
             let parent = self.nodes[id as usize].parent;
             let mut best_past = own;
             if parent != NO_NODE {
@@ -754,9 +779,16 @@ impl Fess {
         }
         self.stats.advised += n_adv as u64;
         let n_moves = self.order_moves.len() as u32;
-        // The scored strategy leaves children seen before out of the order, which the
-        // order's regeneration could not repeat: it keeps all its moves.
-        let stored = if scored { n_moves } else { n_moves.min(MOVE_BLOCK) };
+        // The scored strategy leaves children seen before out of the order: where its moves
+        // fill more than a block, which ones is kept, for the order's regeneration.
+        let stored = n_moves.min(MOVE_BLOCK);
+        if scored && stored < n_moves {
+            self.nodes[id as usize].mask_at = self.masks.len() as u32;
+            room(&mut self.masks, self.mask_buf.len());
+            self.masks.extend_from_slice(&self.mask_buf);
+            #[cfg(debug_assertions)]
+            self.first_orders.insert(id, (self.order_moves.clone(), self.order_keys.clone()));
+        }
         let at = self.moves.len() as u32;
         room(&mut self.moves, stored as usize);
         self.moves.extend_from_slice(&self.order_moves[..stored as usize]);
@@ -786,13 +818,26 @@ impl Fess {
     /// position) and the part after the moves tried so far stored.
     fn refill(&mut self, id: u32) {
         self.load(id);
-        self.ordered_moves();
         let node = self.nodes[id as usize];
+        if self.config.scored {
+            self.scored_moves(Some(node.mask_at as usize));
+        } else {
+            self.ordered_moves();
+        }
+        debug_assert_eq!(self.order_moves.len(), node.total as usize, "the same order again");
+        #[cfg(debug_assertions)]
+        if let Some((moves, keys)) = self.first_orders.get(&id) {
+            assert!(moves == &self.order_moves && keys == &self.order_keys, "the same order");
+        }
         let from = (node.skipped + node.moves_len) as usize;
         let to = (from + MOVE_BLOCK as usize).min(self.order_moves.len());
         let at = self.moves.len() as u32;
         room(&mut self.moves, to - from);
         self.moves.extend_from_slice(&self.order_moves[from..to]);
+        if self.config.scored {
+            room(&mut self.move_keys, to - from);
+            self.move_keys.extend_from_slice(&self.order_keys[from..to]);
+        }
         let node = &mut self.nodes[id as usize];
         node.moves_at = at;
         node.skipped = from as u32;
@@ -823,25 +868,36 @@ impl Fess {
 
     /// The scored strategy's moves of the position in the state, in the order they are
     /// tried, into `order_moves` (with their children's order keys in `order_keys`), the
-    /// children seen before left out; returns the position's own score and how many moves
-    /// lead (the advisors' nominations).
-    fn scored_moves(&mut self) -> (Score, u32) {
+    /// children seen before left out (with `mask`, the position's marks in `masks`, those
+    /// it marks instead: the same order again); returns the position's own score and how
+    /// many moves lead (the advisors' nominations).
+    fn scored_moves(&mut self, mask: Option<usize>) -> (Score, u32) {
         let a = Arc::clone(&self.a);
         let p = &a.p;
         let own = self.scorer.score_base(&a, &self.st);
         self.generate_moves();
         self.cands.clear();
+        self.mask_buf.clear();
+        self.mask_buf.resize(self.move_buf.len().div_ceil(64), 0);
         for k in 0..self.move_buf.len() {
             let m = self.move_buf[k];
+            if let Some(at) = mask {
+                if self.masks[at + k / 64] >> (k % 64) & 1 != 0 {
+                    continue;
+                }
+            }
             let from = self.st.boxes[m.box_i as usize];
             let player = p.nbr[m.to as usize][m.side as usize];
             let (score, norm) = self.scorer.score_move(&a, &mut self.st, from, m.to, player);
-            let child_key = self.st.hash
-                ^ p.z_box[from as usize]
-                ^ p.z_box[m.to as usize]
-                ^ p.z_player[norm as usize];
-            if self.seen.contains_key(&child_key) {
-                continue;
+            if mask.is_none() {
+                let child_key = self.st.hash
+                    ^ p.z_box[from as usize]
+                    ^ p.z_box[m.to as usize]
+                    ^ p.z_player[norm as usize];
+                if self.seen.contains_key(&child_key) {
+                    self.mask_buf[k / 64] |= 1 << (k % 64);
+                    continue;
+                }
             }
             self.cands.push((m, score));
         }
@@ -1267,4 +1323,63 @@ fn scored_advice(own: &Score, cands: &[(Move, Score)]) -> [usize; 5] {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fast::board::Layout;
+    use crate::fast::plan::Plan;
+    use sokoban_core::format::parse_level;
+
+    /// The scored strategy stores a block of its moves and generates the order again when
+    /// the block is used up: the order must come back the same (debug builds compare it
+    /// with the first one in `refill`), with the children seen by then still in it.
+    #[test]
+    fn scored_order_generated_again_is_the_same() {
+        let level = parse_level(
+            "##########\n\
+             #        #\n\
+             # $ $ $  #\n\
+             #  $ $ $ #\n\
+             # $ $ $  #\n\
+             #   @    #\n\
+             #........#\n\
+             #.       #\n\
+             ##########",
+        )
+        .expect("level");
+        let p = Problem::new(&level.board);
+        let layout = Arc::new(Layout::new(&level.board, &p));
+        let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+        let player = p.compact[level.start.player];
+        let plan = Arc::new(Plan::new(&p, &layout, &boxes));
+        let p = Arc::new(p);
+        let a = Arc::new(Analysis::new(Arc::clone(&p), layout, plan));
+        let config = Config { scored: true, corral_moves: false, ..Config::default() };
+        let learned = Learned::new(&p);
+        let mut f = Fess::new(a, config, player, &boxes, 64 << 20, learned);
+        let root = f.nodes[0];
+        assert!(root.total > MOVE_BLOCK && root.mask_at != u32::MAX, "the root has many moves");
+        let first = (f.order_moves.clone(), f.order_keys.clone());
+        // Some children get seen (the root's among them) ...
+        for _ in 0..3 {
+            assert_eq!(f.run(1, None), FessEvent::Budget);
+        }
+        assert!(f.seen.len() > 1);
+        // ... and the root's block is used up: the order comes back as it was.
+        f.nodes[0].next = f.nodes[0].moves_len;
+        f.refill(0);
+        assert_eq!((&f.order_moves, &f.order_keys), (&first.0, &first.1));
+        let node = f.nodes[0];
+        assert_eq!(
+            (node.skipped, node.moves_len),
+            (MOVE_BLOCK, (root.total - MOVE_BLOCK).min(MOVE_BLOCK))
+        );
+        let at = node.moves_at as usize;
+        assert_eq!(
+            &f.moves[at..at + node.moves_len as usize],
+            &first.0[32..32 + node.moves_len as usize]
+        );
+    }
 }
