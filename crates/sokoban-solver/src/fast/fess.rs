@@ -51,8 +51,10 @@ const NO_NODE: u32 = u32::MAX;
 const DEAD: u32 = u32::MAX;
 /// Moves of boxes next to two player areas or more that the area advisor tries.
 const AREA_TRIES: usize = 24;
-/// Moves of a position stored at a time (the rest are generated again when needed: most
-/// positions never get that far, and a position can have hundreds of moves).
+/// Moves of a new position stored: a position can have hundreds of moves and most are left
+/// after a few; the rest are generated again when needed, [`MOVE_BLOCK`] at a time.
+const FIRST_BLOCK: u32 = 16;
+/// Moves stored each time a position's stored moves run out.
 const MOVE_BLOCK: u32 = 32;
 
 /// Number of advisors (rules strategy): packer, area joiner, passage opener, out-of-plan
@@ -781,7 +783,7 @@ impl Fess {
         let n_moves = self.order_moves.len() as u32;
         // The scored strategy leaves children seen before out of the order: where its moves
         // fill more than a block, which ones is kept, for the order's regeneration.
-        let stored = n_moves.min(MOVE_BLOCK);
+        let stored = n_moves.min(FIRST_BLOCK);
         if scored && stored < n_moves {
             self.nodes[id as usize].mask_at = self.masks.len() as u32;
             room(&mut self.masks, self.mask_buf.len());
@@ -1360,7 +1362,7 @@ mod tests {
         let learned = Learned::new(&p);
         let mut f = Fess::new(a, config, player, &boxes, 64 << 20, learned);
         let root = f.nodes[0];
-        assert!(root.total > MOVE_BLOCK && root.mask_at != u32::MAX, "the root has many moves");
+        assert!(root.total > FIRST_BLOCK && root.mask_at != u32::MAX, "the root has many moves");
         let first = (f.order_moves.clone(), f.order_keys.clone());
         // Some children get seen (the root's among them) ...
         for _ in 0..3 {
@@ -1374,12 +1376,12 @@ mod tests {
         let node = f.nodes[0];
         assert_eq!(
             (node.skipped, node.moves_len),
-            (MOVE_BLOCK, (root.total - MOVE_BLOCK).min(MOVE_BLOCK))
+            (FIRST_BLOCK, (root.total - FIRST_BLOCK).min(MOVE_BLOCK))
         );
         let at = node.moves_at as usize;
         assert_eq!(
             &f.moves[at..at + node.moves_len as usize],
-            &first.0[32..32 + node.moves_len as usize]
+            &first.0[FIRST_BLOCK as usize..(FIRST_BLOCK + node.moves_len) as usize]
         );
     }
 }
