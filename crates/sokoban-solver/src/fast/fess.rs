@@ -125,8 +125,8 @@ struct Node {
     norm: u16,
     /// The best score on the path from the root to here (scored strategy).
     best_past: Score,
-    /// Scored strategy, more moves than a block: where in `masks` the children that were
-    /// left out of the order (seen before) are marked, so that the order generated again
+    /// Scored strategy, more moves than the first block: where in `masks` the children that
+    /// were left out of the order (seen before) are marked, so that the order generated again
     /// is the same (`u32::MAX`: none).
     mask_at: u32,
 }
@@ -782,7 +782,7 @@ impl Fess {
         self.stats.advised += n_adv as u64;
         let n_moves = self.order_moves.len() as u32;
         // The scored strategy leaves children seen before out of the order: where its moves
-        // fill more than a block, which ones is kept, for the order's regeneration.
+        // fill more than the first block, which ones is kept, for the order's regeneration.
         let stored = n_moves.min(FIRST_BLOCK);
         if scored && stored < n_moves {
             self.nodes[id as usize].mask_at = self.masks.len() as u32;
