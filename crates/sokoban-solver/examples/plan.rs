@@ -3,10 +3,13 @@
 //! the search misses.
 //!
 //! `cargo run --release -p sokoban-solver --example plan -- LEVELS.xsb [NUMBER]`
+//! (with `GREEDY=1`: the greedy removals' plan instead of the packing search's)
+
+use std::sync::Arc;
 
 use sokoban_core::format;
+use sokoban_solver::fast;
 use sokoban_solver::fast::board::Layout;
-use sokoban_solver::fast::plan::Plan;
 use sokoban_solver::problem::{Problem, NONE};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -24,7 +27,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let p = Problem::new(&level.board);
         let layout = Layout::new(&level.board, &p);
         let start: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
-        let plan = Plan::new(&p, &layout, &start);
+        // The fast search's plan; with GREEDY set, the greedy removals' plan.
+        let greedy = std::env::var_os("GREEDY").is_some();
+        let t = std::time::Instant::now();
+        let a = fast::analyse(Arc::new(p), Arc::new(layout), &start, !greedy);
+        eprintln!("plan: {:?}", t.elapsed());
+        let (p, plan) = (&a.p, &a.plan);
         let b = &level.board;
         let mut rows: Vec<Vec<char>> = (0..b.height())
             .map(|r| {

@@ -4,6 +4,8 @@
 
 mod common;
 
+use std::sync::Arc;
+
 use common::{
     brute_force, project_levels, random_level, random_pulled_level, replays, XorShift, LEVELS,
 };
@@ -11,8 +13,9 @@ use sokoban_core::format::parse_level;
 use sokoban_core::{Dir, Game, Level};
 use sokoban_solver::fast::board::Layout;
 use sokoban_solver::fast::features::{FeatureScratch, Rooms};
+use sokoban_solver::fast::fess::Analysis;
 use sokoban_solver::fast::plan::{Plan, Step as PlanStep};
-use sokoban_solver::fast::{FastEvent, FastSearch};
+use sokoban_solver::fast::{packing_search_plan, FastEvent, FastSearch};
 use sokoban_solver::problem::{Problem, NONE};
 use sokoban_solver::{solve, Limit, Mode, Options, Report, Solver, Status, StdClock, Step};
 
@@ -229,6 +232,42 @@ fn parking_steps_count_in_order() {
     assert_eq!((plain.parking_steps(), &plain.order), (0, &order));
 }
 
+/// The plan of a packing search's pulls, played forward: each stop of a box is a step (its
+/// goal at the last), consecutive pulls of one box are one stop, a box pulled onto a free
+/// start square leaves the board, and boxes left elsewhere are relaxed first steps.
+#[test]
+fn plan_from_pulls_plays_the_stops_forward() {
+    let level = parse_level("###########\n#@ $ $ $...#\n###########").unwrap();
+    let p = Problem::new(&level.board);
+    let sq = |c: usize| p.compact[level.board.square(1, c)];
+    let start: Vec<u16> = [3, 5, 7].iter().map(|&c| sq(c)).collect();
+    let goal = |c: usize| PlanStep { square: sq(c), then: NONE };
+    let park = |c: usize, then: usize| PlanStep { square: sq(c), then: sq(then) };
+    let pulls = |list: &[(usize, usize)]| -> Vec<(u16, u16)> {
+        list.iter().map(|&(a, b)| (sq(a), sq(b))).collect()
+    };
+    // Each box straight to a start square: the goals filled deepest first.
+    let plan = Plan::from_pulls(&p, &start, &pulls(&[(8, 7), (9, 5), (10, 3)]));
+    assert_eq!(plan.steps, vec![goal(10), goal(9), goal(8)]);
+    assert_eq!((plan.relaxed, plan.parking_steps()), (0, 0));
+    // The box of goal 8 waits on square 6 while the box of goal 9 leaves: forward, it is
+    // parked there before goal 9 is filled. Its two pulls apart are two stops; two pulls
+    // in a row are one.
+    let plan = Plan::from_pulls(&p, &start, &pulls(&[(8, 6), (9, 7), (6, 5), (10, 3)]));
+    assert_eq!(plan.steps, vec![goal(10), park(6, 8), goal(9), goal(8)]);
+    assert_eq!((plan.relaxed, plan.parking_steps()), (0, 1));
+    let plan = Plan::from_pulls(&p, &start, &pulls(&[(8, 6), (6, 5), (9, 7), (10, 3)]));
+    assert_eq!(plan.steps, vec![goal(10), goal(9), goal(8)]);
+    // Boxes that never left their goals come first and are relaxed; a box that stopped off
+    // the start squares is parked first, relaxed.
+    let plan = Plan::from_pulls(&p, &start, &pulls(&[(8, 7)]));
+    assert_eq!(plan.steps, vec![goal(9), goal(10), goal(8)]);
+    assert_eq!(plan.relaxed, 2);
+    let plan = Plan::from_pulls(&p, &start, &pulls(&[(8, 7), (9, 6), (10, 3)]));
+    assert_eq!(plan.steps, vec![park(6, 9), goal(10), goal(9), goal(8)]);
+    assert_eq!(plan.relaxed, 1);
+}
+
 /// A box parked in the dead end beyond the next goal is out of plan: once that goal is
 /// filled it can reach no goal.
 #[test]
@@ -297,6 +336,41 @@ fn plan_leaves_each_goal_a_box_to_fill_it() {
     assert_eq!(plan.order, want);
     assert_eq!(plan.relaxed, 0);
     assert!(check(&level, "shaft"), "the fast search solves it");
+}
+
+/// The packing search's plan (Festival's): pulls from the solved position, each box taken
+/// off the board on a start square of its own.
+fn packing_plan_of(level: &Level) -> (Problem, Plan) {
+    let p = Problem::new(&level.board);
+    let layout = Layout::new(&level.board, &p);
+    let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+    let plan = Plan::new(&p, &layout, &boxes);
+    let a = Arc::new(Analysis::new(Arc::new(p.clone()), Arc::new(layout), Arc::new(plan)));
+    let plan = packing_search_plan(&a, &boxes).expect("a plan");
+    (p, plan)
+}
+
+#[test]
+fn packing_search_plans() {
+    // A dead end: deepest goal first, every box placed on a start square.
+    let level = parse_level("###########\n#@ $ $ $...#\n###########").unwrap();
+    let (p, plan) = packing_plan_of(&level);
+    let want: Vec<u16> = [10, 9, 8].iter().map(|&c| goal_at(&p, &level, 1, c)).collect();
+    assert_eq!((plan.order.clone(), plan.relaxed, plan.parking_steps()), (want, 0, 0));
+    // The shaft: one top goal is filled before the bottom ones take the way to the top,
+    // the box from (2,4) fills the other.
+    let level = parse_level(SHAFT).unwrap();
+    let (p, plan) = packing_plan_of(&level);
+    let want: Vec<u16> =
+        [(1, 6), (5, 7), (5, 6), (1, 5)].iter().map(|&(r, c)| goal_at(&p, &level, r, c)).collect();
+    assert_eq!((plan.order.clone(), plan.relaxed, plan.parking_steps()), (want, 0, 0));
+    assert!(check(&level, "shaft"), "the fast search solves it");
+    // Two dead ends: each from its far end.
+    let level = parse_level(TWO_DEAD_ENDS).unwrap();
+    let (p, plan) = packing_plan_of(&level);
+    let place = |r, c| plan.place[goal_at(&p, &level, r, c) as usize];
+    assert!(place(1, 5) < place(2, 5) && place(6, 4) < place(5, 4), "{:?}", plan.order);
+    assert_eq!(plan.relaxed, 0);
 }
 
 #[test]

@@ -12,6 +12,12 @@
 //! and among equals the pull that leaves the boxes nearest the squares boxes start on goes
 //! first. A box is never pulled where no box could ever have been pushed from a start
 //! square (the position could meet no forward position).
+//!
+//! The same search is the *packing search* (Festival's way to a packing plan): a box pulled
+//! onto a start square no box has left by yet is taken off the board (it has left the goal
+//! area; the square stays taken), positions are filed by the boxes still to place as well,
+//! and the pull that takes a box off weighs nothing. Its position nearest the end (fewest
+//! boxes to place, then fewest on goals) gives the plan ([`super::plan::Plan::from_pulls`]).
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -29,6 +35,11 @@ struct Node {
     parent: u32,
     /// The pull-move from the parent ([`Move::pack`]).
     mv: u32,
+    /// Where the position starts in `positions`: its boxes, then (packing search) the
+    /// start squares its removed boxes took.
+    at: u32,
+    /// Boxes still on the board.
+    live: u16,
     weight: u32,
     moves_at: u32,
     moves_len: u32,
@@ -58,6 +69,8 @@ pub struct BackStats {
     pub cells: usize,
     /// Fewest boxes left on goals by a stored position.
     pub fewest_on_goals: u16,
+    /// Packing search: fewest boxes left on the board by a stored position.
+    pub fewest_live: u16,
 }
 
 /// The backward search and its perimeter.
@@ -65,7 +78,15 @@ pub struct Backward {
     a: Arc<Analysis>,
     st: State,
     gen: MoveGen,
-    nb: usize,
+    /// The packing search: a box pulled onto a square some box starts on, not taken by
+    /// another box yet, is taken off the board (it has left the goal area).
+    removal: bool,
+    /// True on the squares boxes start on.
+    is_start: Vec<bool>,
+    /// The start squares taken by removed boxes in the loaded position (sorted).
+    used: Vec<u16>,
+    /// The stored position with the fewest boxes left (then fewest on goals) and its rank.
+    best: (u32, u32),
     nodes: Vec<Node>,
     positions: Vec<u16>,
     moves: Vec<(u32, u32)>,
@@ -73,8 +94,8 @@ pub struct Backward {
     seen: HashMap<u64, u32, Keyed>,
     cells: Vec<BinaryHeap<Reverse<(u64, u32)>>>,
     cell_of: HashMap<u64, u32, Keyed>,
-    /// Boxes on goals of each cell (for the best cell).
-    cell_on_goals: Vec<u16>,
+    /// Rank of each cell's positions (for the best cell; see [`Backward::prepare`]).
+    cell_rank: Vec<u32>,
     cursor: usize,
     turn: u64,
     best_cell: u32,
@@ -94,6 +115,24 @@ impl Backward {
     /// A backward search for the level whose forward search starts from `player` and
     /// `boxes` (compact squares), with a memory budget in bytes.
     pub fn new(a: Arc<Analysis>, player: u16, boxes: &[u16], memory_limit: usize) -> Backward {
+        Self::with_removal(a, player, boxes, memory_limit, false)
+    }
+
+    /// The packing search (Festival's): the backward search in which a box pulled onto a
+    /// free start square is taken off the board. It ends ([`BackEvent::Reached`]) when
+    /// every box left stands on a start square of its own; [`Backward::best`] is the
+    /// position nearest that, and [`Backward::pulls_to`] the pulls that reach it.
+    pub fn packing(a: Arc<Analysis>, boxes: &[u16], memory_limit: usize) -> Backward {
+        Self::with_removal(a, NONE, boxes, memory_limit, true)
+    }
+
+    fn with_removal(
+        a: Arc<Analysis>,
+        player: u16,
+        boxes: &[u16],
+        memory_limit: usize,
+        removal: bool,
+    ) -> Backward {
         let p = Arc::clone(&a.p);
         let start_dist = start_distances(&p, boxes);
         let mut st = State::new(&p, &a.layout);
@@ -105,20 +144,31 @@ impl Backward {
         let mut start_boxes = boxes.to_vec();
         start_boxes.sort_unstable();
         // The start position's key: its boxes and its player area.
-        st.set(&p, &a.layout, &start_boxes, player);
-        let start_key = st.key(&p);
+        let start_key = if removal {
+            0
+        } else {
+            st.set(&p, &a.layout, &start_boxes, player);
+            st.key(&p)
+        };
         let nb = boxes.len();
+        let mut is_start = vec![false; p.n];
+        for &b in boxes {
+            is_start[b as usize] = true;
+        }
         let mut b = Backward {
             st,
             gen: MoveGen::new(&a.layout),
-            nb,
+            removal,
+            is_start,
+            used: Vec::new(),
+            best: (u32::MAX, NO_NODE),
             nodes: Vec::new(),
             positions: Vec::new(),
             moves: Vec::new(),
             seen: HashMap::default(),
             cells: Vec::new(),
             cell_of: HashMap::default(),
-            cell_on_goals: Vec::new(),
+            cell_rank: Vec::new(),
             cursor: 0,
             turn: 0,
             best_cell: 0,
@@ -129,7 +179,11 @@ impl Backward {
             full: false,
             move_buf: Vec::new(),
             order: Vec::new(),
-            stats: BackStats { fewest_on_goals: nb as u16, ..BackStats::default() },
+            stats: BackStats {
+                fewest_on_goals: nb as u16,
+                fewest_live: nb as u16,
+                ..BackStats::default()
+            },
             a,
         };
         b.roots();
@@ -158,7 +212,7 @@ impl Backward {
             if !next_to_box {
                 continue;
             }
-            let key = self.st.key(&p);
+            let key = self.key();
             if self.seen.contains_key(&key) {
                 continue;
             }
@@ -166,6 +220,13 @@ impl Backward {
             self.seen.insert(key, id);
             self.prepare(id);
         }
+    }
+
+    /// The key of the position in the state: its boxes and player area, and the start
+    /// squares taken by removed boxes.
+    fn key(&self) -> u64 {
+        let p = &self.a.p;
+        self.used.iter().fold(self.st.key(p), |k, &s| k ^ p.z_box[s as usize].rotate_left(29))
     }
 
     /// The node whose position has key `key` (same boxes, same player area), if stored.
@@ -190,7 +251,7 @@ impl Backward {
 
     /// Search for up to `budget` moves.
     pub fn run(&mut self, budget: u64) -> BackEvent {
-        if let Some(&id) = self.seen.get(&self.start_key) {
+        if let Some(&id) = self.seen.get(&self.start_key).filter(|_| !self.removal) {
             return BackEvent::Reached(id);
         }
         for _ in 0..budget {
@@ -233,19 +294,32 @@ impl Backward {
         None
     }
 
+    /// The slice of `positions` of node `id`: its boxes, then its taken start squares.
+    fn slice(&self, id: u32) -> (usize, usize, usize) {
+        let node = &self.nodes[id as usize];
+        let end = self.nodes.get(id as usize + 1).map_or(self.positions.len(), |n| n.at as usize);
+        (node.at as usize, node.at as usize + node.live as usize, end)
+    }
+
     fn load(&mut self, id: u32) {
-        let at = id as usize * self.nb;
+        let (at, mid, end) = self.slice(id);
         let norm = self.nodes[id as usize].norm;
         let p = &self.a.p;
-        self.st.set(p, &self.a.layout, &self.positions[at..at + self.nb], norm);
+        self.st.set(p, &self.a.layout, &self.positions[at..mid], norm);
+        self.used.clear();
+        self.used.extend_from_slice(&self.positions[mid..end]);
     }
 
     fn store(&mut self, parent: u32, mv: u32, weight: u32) -> u32 {
         let id = self.nodes.len() as u32;
+        let at = self.positions.len() as u32;
         self.positions.extend_from_slice(&self.st.boxes);
+        self.positions.extend_from_slice(&self.used);
         self.nodes.push(Node {
             parent,
             mv,
+            at,
+            live: self.st.boxes.len() as u16,
             weight,
             moves_at: 0,
             moves_len: 0,
@@ -269,18 +343,63 @@ impl Backward {
         let m = Move::unpack(mv);
         let player = p.nbr[m.to as usize][m.side as usize];
         self.st.move_box(&p, &self.a.layout, m.box_i as usize, m.to, player);
-        let key = self.st.key(&p);
+        if self.removes(m.to) {
+            let mut boxes = std::mem::take(&mut self.start_boxes);
+            boxes.clear();
+            boxes.extend(self.st.boxes.iter().copied().filter(|&b| b != m.to));
+            self.st.set(&p, &self.a.layout, &boxes, player);
+            self.start_boxes = boxes;
+            let k = self.used.partition_point(|&s| s < m.to);
+            self.used.insert(k, m.to);
+        }
+        let key = self.key();
         if self.seen.contains_key(&key) {
             self.stats.duplicates += 1;
             return None;
         }
         let id = self.store(parent, mv, weight);
         self.seen.insert(key, id);
-        if key == self.start_key && self.st.boxes == self.start_boxes {
+        if self.removal {
+            if self.st.boxes.iter().all(|&b| self.removes(b)) {
+                self.best = (0, id);
+                return Some(id);
+            }
+        } else if key == self.start_key && self.st.boxes == self.start_boxes {
             return Some(id);
         }
         self.prepare(id);
         None
+    }
+
+    /// True when a box pulled onto `s` leaves the board (packing search): `s` is a start
+    /// square no removed box has taken.
+    #[inline]
+    pub fn removes(&self, s: u16) -> bool {
+        self.removal && self.is_start[s as usize] && self.used.binary_search(&s).is_err()
+    }
+
+    /// Packing search: the stored position nearest the end (fewest boxes left, then fewest
+    /// on goals).
+    pub fn best(&self) -> Option<u32> {
+        (self.best.1 != NO_NODE).then_some(self.best.1)
+    }
+
+    /// Packing search: the pulls from a root to node `id`, each as the box's square before
+    /// and after it (a box pulled onto a start square no removed box has taken leaves the
+    /// board), and the root's goals as they were (every goal holds a box).
+    pub fn pulls_to(&self, id: u32) -> Vec<(u16, u16)> {
+        let mut out = Vec::new();
+        let mut x = id;
+        while self.nodes[x as usize].parent != NO_NODE {
+            let parent = self.nodes[x as usize].parent;
+            let m = Move::unpack(self.nodes[x as usize].mv);
+            let (at, mid, _) = self.slice(parent);
+            out.push((self.positions[at + m.box_i as usize], m.to));
+            debug_assert!(mid - at > m.box_i as usize);
+            x = parent;
+        }
+        out.reverse();
+        out
     }
 
     /// Boxes on goals of the position in the state.
@@ -294,7 +413,17 @@ impl Backward {
         let a = Arc::clone(&self.a);
         let p = &a.p;
         let on_goals = self.on_goals();
+        // Boxes left to place: on the board and not on a start square of their own.
+        let live = self.st.boxes.iter().filter(|&&b| !self.removes(b)).count() as u16;
         self.stats.fewest_on_goals = self.stats.fewest_on_goals.min(on_goals);
+        self.stats.fewest_live = self.stats.fewest_live.min(live);
+        // The position's rank (lower is nearer the end): boxes left to place, then boxes
+        // on goals.
+        let rank =
+            if self.removal { (live as u32) << 16 | on_goals as u32 } else { on_goals as u32 };
+        if rank < self.best.0 {
+            self.best = (rank, id);
+        }
         self.move_buf.clear();
         self.gen.generate(p, &a.layout, &mut self.st, true, &mut self.move_buf);
         // Order: by boxes left on goals, then by the boxes' summed distance to the start
@@ -305,12 +434,20 @@ impl Backward {
         for (k, m) in self.move_buf.iter().enumerate() {
             let from = self.st.boxes[m.box_i as usize];
             let off = p.is_goal[from as usize] && !p.is_goal[m.to as usize];
+            let removed = self.removes(m.to);
+            let unplaced_after = live as u32 + self.removes(from) as u32 - removed as u32;
             let d = dist - self.start_dist[from as usize] as u32
-                + self.start_dist[m.to as usize] as u32;
+                + if removed { 0 } else { self.start_dist[m.to as usize] as u32 };
             let goals_after = on_goals as u32 - off as u32
                 + (!p.is_goal[from as usize] && p.is_goal[m.to as usize]) as u32;
-            let key = goals_after << 24 | d.min(0xFF_FFFF);
-            if off && best_off.is_none_or(|(bk, _)| key < bk) {
+            let key = if self.removal {
+                // Removing a box beats everything; then boxes on goals, then distance.
+                unplaced_after.min(0xFF) << 24 | goals_after.min(0xFF) << 16 | d.min(0xFFFF)
+            } else {
+                goals_after << 24 | d.min(0xFF_FFFF)
+            };
+            let advised = if self.removal { removed || (off && !self.removes(from)) } else { off };
+            if advised && best_off.is_none_or(|(bk, _)| key < bk) {
                 best_off = Some((key, k));
             }
             self.order.push((1, key, k as u32));
@@ -334,13 +471,13 @@ impl Backward {
         let key = (w as u64) << 32 | self.moves[at as usize].1 as u64;
         // The cell: boxes on goals and areas of the floor.
         let regions = self.regions();
-        let cell_key = (on_goals as u64) << 16 | regions as u64;
+        let cell_key = (live as u64) << 32 | (on_goals as u64) << 16 | regions as u64;
         let c = match self.cell_of.get(&cell_key) {
             Some(&c) => c,
             None => {
                 let c = self.cells.len() as u32;
                 self.cells.push(BinaryHeap::new());
-                self.cell_on_goals.push(on_goals);
+                self.cell_rank.push(rank);
                 self.cell_of.insert(cell_key, c);
                 self.cursor = c as usize;
                 self.stats.cells = self.cells.len();
@@ -348,7 +485,7 @@ impl Backward {
             }
         };
         self.cells[c as usize].push(Reverse((key, u32::MAX - id)));
-        if on_goals < self.cell_on_goals[self.best_cell as usize]
+        if rank < self.cell_rank[self.best_cell as usize]
             || self.cells[self.best_cell as usize].is_empty()
         {
             self.best_cell = c;
@@ -409,8 +546,8 @@ impl Backward {
 
     /// Boxes (sorted) and player-area square of node `id`.
     pub fn position(&self, id: u32) -> (&[u16], u16) {
-        let at = id as usize * self.nb;
-        (&self.positions[at..at + self.nb], self.nodes[id as usize].norm)
+        let (at, mid, _) = self.slice(id);
+        (&self.positions[at..mid], self.nodes[id as usize].norm)
     }
 }
 

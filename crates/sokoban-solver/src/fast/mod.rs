@@ -136,6 +136,53 @@ const CLUSTER_FIRST: [&str; CLUSTER_PLANS] = [
     "FESS rules, goal cluster 3 first",
 ];
 
+/// The fast search's analysis of a level whose boxes start on `boxes`, with its plan: with
+/// `packing`, the packing search's where the level is small enough for a backward analysis
+/// ([`Plan::analysed`]), else the greedy removals' (or, on large levels, the goals by
+/// distance). Measured on XSokoban at 60 s a level against the greedy removals' plan: 77
+/// solved (never before), 90 lost (45 s before), 14, 18 and 35 four to seven times
+/// faster, 135 s in all instead of 243; Microban 6.5 s -> 4.1 s.
+pub fn analyse(
+    p: Arc<Problem>,
+    layout: Arc<Layout>,
+    boxes: &[u16],
+    packing: bool,
+) -> Arc<Analysis> {
+    let plan = Plan::new(&p, &layout, boxes);
+    let fits = plan.analysed;
+    let analysis = Arc::new(Analysis::new(p, layout, Arc::new(plan)));
+    if packing && fits {
+        if let Some(plan) = packing_search_plan(&analysis, boxes) {
+            return Arc::new(analysis.with_plan(Arc::new(plan)));
+        }
+    }
+    analysis
+}
+
+/// Moves and bytes the packing search may use.
+const PACKING_MOVES: u64 = 200_000;
+const PACKING_MEMORY: usize = 64 << 20;
+
+/// The plan of the packing search (Festival's; see [`Backward::packing`]) from the pulls
+/// to its best position; `None` when it stored no position.
+pub fn packing_search_plan(a: &Arc<Analysis>, boxes: &[u16]) -> Option<Plan> {
+    let mut back = Backward::packing(Arc::clone(a), boxes, PACKING_MEMORY);
+    let mut left = PACKING_MOVES;
+    while left > 0 {
+        let step = left.min(10_000);
+        left -= step;
+        match back.run(step) {
+            BackEvent::Budget => {}
+            _ => break,
+        }
+    }
+    let best = back.best()?;
+    if std::env::var("FESS").is_ok_and(|f| f.contains("packstats")) {
+        eprintln!("packing search: {:?} left {}", back.stats, left);
+    }
+    Some(Plan::from_pulls(&a.p, boxes, &back.pulls_to(best)))
+}
+
 /// The names of every strategy a schedule may run (the progress reports one of them).
 pub fn strategy_names() -> Vec<&'static str> {
     let main = STRATEGIES.iter().chain(&STRATEGIES_PLAIN).map(|s| s.name);
@@ -259,14 +306,11 @@ impl FastSearch {
         memory_limit: usize,
     ) -> FastSearch {
         let layout = Arc::new(Layout::new(board, &p));
-        let mut plan = Plan::new(&p, &layout, boxes);
         let mut strategies: Vec<Strategy> = STRATEGIES.to_vec();
         // Experiment switches (development only), e.g. FESS=rules,noadv
         let flags = std::env::var("FESS").unwrap_or_default();
         for f in flags.split(',') {
             match f {
-                "cluster" => plan.per_cluster = true,
-                "noparksteps" => plan = plan.without_parking(&p),
                 "noalt" => strategies.iter_mut().for_each(|s| s.config.alternate_best = false),
                 "noadv" => strategies.iter_mut().for_each(|s| s.config.advisors = false),
                 "rules" => strategies.retain(|s| s.name == STRATEGIES[0].name),
@@ -291,11 +335,22 @@ impl FastSearch {
         let use_back = flags.split(',').any(|f| f == "back");
         let back_share = if use_back { memory_limit / 3 } else { 0 };
         let p = Arc::new(p);
+        let packing = !flags.split(',').any(|f| f == "nopacksearch");
+        let mut analysis = analyse(Arc::clone(&p), layout, boxes, packing);
+        for f in flags.split(',') {
+            let mut plan = (*analysis.plan).clone();
+            match f {
+                "cluster" => plan.per_cluster = true,
+                "noparksteps" => plan = plan.without_parking(&p),
+                _ => continue,
+            }
+            analysis = Arc::new(analysis.with_plan(Arc::new(plan)));
+        }
+        let plan = &analysis.plan;
         // A plan that parks boxes is one guess among others: the same strategies also run
         // on the plan without its parking steps (each pair gets half the time).
         let plain = (plan.parking_steps() > 0 && !flags.split(',').any(|f| f == "oneplan"))
             .then(|| plan.without_parking(&p));
-        let analysis = Arc::new(Analysis::new(Arc::clone(&p), layout, Arc::new(plan)));
         // Each strategy with the analysis (and plan) it searches.
         let mut planned: Vec<(Strategy, Arc<Analysis>)> =
             strategies.iter().map(|&s| (s, Arc::clone(&analysis))).collect();
@@ -523,9 +578,10 @@ impl FastSearch {
 pub fn plan_picture(level: &sokoban_core::Level) -> String {
     let board = &level.board;
     let p = Problem::new(board);
-    let layout = Layout::new(board, &p);
+    let layout = Arc::new(Layout::new(board, &p));
     let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
-    let plan = Plan::new(&p, &layout, &boxes);
+    let analysis = analyse(Arc::new(p), layout, &boxes, true);
+    let (p, plan) = (&analysis.p, &analysis.plan);
     let mut rows: Vec<Vec<char>> =
         sokoban_core::format::to_xsb(level).lines().map(|l| l.chars().collect()).collect();
     const DIGITS: &[u8] = b"123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -537,10 +593,11 @@ pub fn plan_picture(level: &sokoban_core::Level) -> String {
     }
     let mut out: String = rows.iter().map(|r| r.iter().collect::<String>() + "\n").collect();
     out.push_str(&format!(
-        "{} goals in {} clusters, {} relaxed steps\n",
+        "{} goals in {} clusters, {} relaxed steps, {} parking steps\n",
         plan.order.len(),
         plan.clusters.len(),
-        plan.relaxed
+        plan.relaxed,
+        plan.parking_steps()
     ));
     out
 }

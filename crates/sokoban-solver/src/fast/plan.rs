@@ -1,6 +1,11 @@
 //! The packing plan: the order in which to fill the goals, from a backward analysis of the
 //! solved position (as in FESS), and what follows from it.
 //!
+//! Two analyses give plans. The fast search's plan comes from the *packing search*
+//! ([`super::back::Backward::packing`], Festival's way): a search over macro pulls in which
+//! boxes leave the board on start squares; [`Plan::from_pulls`] plays its pulls forward.
+//! The greedy removals below are its fallback and the base of the cluster-first plans.
+//!
 //! Start with a box on every goal. Repeatedly take one box out: pull it (the reverse game,
 //! the other boxes on their goals standing still, the player coming from outside) until it
 //! reaches a square some box starts on — it "leaves the goal area". Among the boxes that
@@ -56,6 +61,9 @@ pub struct Plan {
     pub clusters: Vec<Vec<u16>>,
     /// Removals that found no way out and were relaxed.
     pub relaxed: usize,
+    /// True when the level was small enough for the backward analysis (else the goals are
+    /// ordered by distance).
+    pub analysed: bool,
     /// Per packed count `k`, a bitset over the squares (`zone_words` words): the out-of-plan
     /// zone. Empty when the analysis was too large.
     zones: Vec<u64>,
@@ -152,6 +160,7 @@ impl Plan {
             rank,
             clusters,
             relaxed,
+            analysed: small,
             zones,
             zone_words,
             per_cluster: false,
@@ -160,6 +169,77 @@ impl Plan {
             fill_step,
             vacate_step,
         }
+    }
+
+    /// The plan of a packing search's pulls ([`super::back::Backward::pulls_to`]): from
+    /// the solved position, each pull takes a box from a square to another, and a box
+    /// pulled onto a start square no box has taken yet leaves the board. Played forward,
+    /// each stop of a box becomes a step (consecutive pulls of one box are one stop): its
+    /// goal at its last stop, a parking square before. Boxes still on the board at the end
+    /// and not on a start square of their own are relaxed: their squares are the first
+    /// steps (as are goals whose box never moved).
+    pub fn from_pulls(p: &Problem, start: &[u16], pulls: &[(u16, u16)]) -> Plan {
+        let ng = p.goals.len();
+        let mut is_start = vec![false; p.n];
+        for &s in start {
+            is_start[s as usize] = true;
+        }
+        let mut used = vec![false; p.n];
+        let mut who = vec![NONE; p.n];
+        let mut stops: Vec<Vec<u16>> = Vec::with_capacity(ng);
+        for (j, &g) in p.goals.iter().enumerate() {
+            who[g as usize] = j as u16;
+            stops.push(vec![g]);
+        }
+        let mut removed = vec![false; ng];
+        // Per stop made, the goal number of its box and the stop's place in its list.
+        let mut events: Vec<(u16, usize)> = Vec::new();
+        let mut last: Option<(u16, u16)> = None; // box and its square after the last pull
+        for &(from, to) in pulls {
+            let j = who[from as usize];
+            debug_assert!(j != NONE, "a pull moves a box");
+            if j == NONE {
+                continue;
+            }
+            who[from as usize] = NONE;
+            if last == Some((j, from)) {
+                *stops[j as usize].last_mut().expect("a stop") = to;
+            } else {
+                stops[j as usize].push(to);
+                events.push((j, stops[j as usize].len() - 1));
+            }
+            if is_start[to as usize] && !used[to as usize] {
+                used[to as usize] = true;
+                removed[j as usize] = true;
+                last = None;
+            } else {
+                who[to as usize] = j;
+                last = Some((j, to));
+            }
+        }
+        let mut steps = Vec::with_capacity(events.len() + ng);
+        let mut relaxed = 0;
+        for j in 0..ng {
+            if removed[j] {
+                continue;
+            }
+            let list = &stops[j];
+            let x = *list.last().expect("a stop");
+            let placed = is_start[x as usize] && !used[x as usize];
+            if list.len() == 1 {
+                relaxed += !placed as usize;
+                steps.push(Step { square: x, then: NONE });
+            } else if !placed {
+                relaxed += 1;
+                steps.push(Step { square: x, then: list[list.len() - 2] });
+            }
+        }
+        for &(j, i) in events.iter().rev() {
+            let list = &stops[j as usize];
+            let then = if i >= 2 { list[i - 2] } else { NONE };
+            steps.push(Step { square: list[i - 1], then });
+        }
+        Self::from_steps(p, steps, relaxed)
     }
 
     /// The plan without its parking steps (the same goal order).
