@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import {
   OUTPUT, assertNoErrors, counters, openPage, pasteText, playing, settle, useApp, view,
 } from './helpers.mjs';
-import { BIG_OPEN, DOZEN, FOUR_ROOMS } from './levels.mjs';
+import { BIG_OPEN, DOZEN, TEN_ROOMS } from './levels.mjs';
 
 const app = useApp();
 
@@ -117,12 +117,12 @@ test('Hint plays one push of a fast solution, follows it without a new search, a
 });
 
 test('Cancel stops a long fast search at once, and the page stays responsive', async () => {
-  const page = await playing(app, FOUR_ROOMS);
+  const page = await playing(app, TEN_ROOMS);
   await button(page, 'Solve').click();
   await page.waitForFunction(() => Number(document.querySelector('#solver-stats').dataset.progress) >= 5, null, { timeout: 10000 });
   await page.locator('section[aria-labelledby="h-solver"]').screenshot({ path: join(OUTPUT, 'fast-panel.png') });
   assert.match(await text(page, '#s-state'), /Solving \(fast/);
-  assert.match(await text(page, '#s-packed'), /^\d+ \/ 48 boxes$/);
+  assert.match(await text(page, '#s-packed'), /^\d+ \/ 120 boxes$/);
   await page.keyboard.press('ArrowLeft'); // the board still answers
   assert.equal((await counters(page)).moves, 1);
   const t0 = Date.now();
@@ -138,7 +138,7 @@ test('Cancel stops a long fast search at once, and the page stays responsive', a
 });
 
 test('the fast search says when it used its memory budget without a solution', async () => {
-  const page = await playing(app, FOUR_ROOMS);
+  const page = await playing(app, TEN_ROOMS);
   await page.click('#solver-options summary');
   // 2 MiB fill in a few seconds (8 MiB took 20-27 s natively once positions got smaller).
   await page.fill('#s-memory-mib', '2');
@@ -206,7 +206,7 @@ test('the fast panel fits a phone screen, in light and dark mode', async () => {
       viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, colorScheme,
     });
     const page = await openPage(app, app.base, { context });
-    await pasteText(page, FOUR_ROOMS);
+    await pasteText(page, TEN_ROOMS);
     await button(page, 'Solve').click();
     await page.waitForFunction(() => Number(document.querySelector('#solver-stats').dataset.progress) >= 5, null, { timeout: 10000 });
     const panel = page.locator('section[aria-labelledby="h-solver"]');

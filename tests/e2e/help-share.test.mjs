@@ -8,7 +8,7 @@ import {
   OUTPUT, assertNoErrors, counters, openPage, press, settle, shot, playing, useApp, statusText, view,
   waitStatus,
 } from './helpers.mjs';
-import { ROOM, FOUR_ROOMS } from './levels.mjs';
+import { ROOM, TEN_ROOMS } from './levels.mjs';
 
 const app = useApp();
 const button = (page, name) => page.getByRole('button', { name, exact: true });
@@ -114,7 +114,7 @@ test('Still solvable? answers yes (kept for Hint), no when proved, and don\'t kn
 });
 
 test('Still solvable? on a level too big to settle in time: don\'t know; Cancel stops it', async () => {
-  const page = await playing(app, FOUR_ROOMS);
+  const page = await playing(app, TEN_ROOMS);
   await button(page, 'Still solvable?').click();
   await page.waitForFunction(() => /^Don't know/.test(document.querySelector('#s-state').textContent), null, { timeout: 20000 });
   assert.match(await page.textContent('#s-state'), /within 5 s/);

@@ -139,9 +139,9 @@ const DOZEN: &str = "\
      #  ...  #
      #########";
 
-// Four rooms like it side by side, 48 boxes: the fast search finds no solution natively
+// Ten rooms like it side by side, 120 boxes: the fast search finds no solution natively
 // in 40 s (used for cancel and the memory budget); the file the e2e tests read too.
-const FOUR_ROOMS: &str = include_str!("../../../tests/levels/four-rooms.xsb");
+const TEN_ROOMS: &str = include_str!("../../../tests/levels/ten-rooms.xsb");
 
 fn opts(json: &str) -> JsValue {
     js_sys::JSON::parse(json).unwrap()
@@ -218,9 +218,9 @@ fn fast_mode_from_a_position_and_cancel() {
     s.play_lurd(&text(&m, "lurd")).expect("solution replays from the position");
     assert_eq!(get(&s.view(), "solved").as_bool(), Some(true));
 
-    let s = Session::new(FOUR_ROOMS).expect("level");
+    let s = Session::new(TEN_ROOMS).expect("level");
     let mut task =
-        SolverTask::new(FOUR_ROOMS, s.player(), s.box_squares(), opts(r#"{"mode": "fast"}"#))
+        SolverTask::new(TEN_ROOMS, s.player(), s.box_squares(), opts(r#"{"mode": "fast"}"#))
             .expect("solver");
     assert_eq!(text(&task.step(20.0), "type"), "progress");
     let m = task.cancel();
@@ -231,9 +231,9 @@ fn fast_mode_from_a_position_and_cancel() {
 
 #[wasm_bindgen_test]
 fn fast_mode_stops_at_its_memory_budget() {
-    let s = Session::new(FOUR_ROOMS).expect("level");
+    let s = Session::new(TEN_ROOMS).expect("level");
     let mut task = SolverTask::new(
-        FOUR_ROOMS,
+        TEN_ROOMS,
         s.player(),
         s.box_squares(),
         opts(r#"{"mode": "fast", "memoryMiB": 1}"#),
