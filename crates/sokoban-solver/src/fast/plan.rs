@@ -4,7 +4,8 @@
 //! Two analyses give plans. The fast search's plan comes from the *packing search*
 //! ([`super::back::Backward::packing`], Festival's way): a search over macro pulls in which
 //! boxes leave the board on start squares; [`Plan::from_pulls`] plays its pulls forward.
-//! The greedy removals below are its fallback and the base of the cluster-first plans.
+//! The greedy removals below are its fallback (and the plan where they relax fewer steps)
+//! and the base of the cluster-first plans.
 //!
 //! Start with a box on every goal. Repeatedly take one box out: pull it (the reverse game,
 //! the other boxes on their goals standing still, the player coming from outside) until it
