@@ -97,7 +97,7 @@ pub struct Stats {
     /// Nodes where the last box can never move again (forced-push rule).
     pub forced_deadlocks: u64,
     /// Pushes made on along a forced run without stopping at the position between
-    /// (see [`Engine::push_on`]): not counted as nodes.
+    /// (see `Engine::push_on`): not counted as nodes.
     pub chained: u64,
     /// Corral deadlock tests: reduced searches run, their nodes, cache hits, deadlocks.
     pub corral_tests: crate::corral_deadlock::CorralStats,

@@ -489,7 +489,7 @@ const POSITIONS_PER_EFFORT: u64 = 20;
 
 /// Shorten `sol`, a solution of `level` from its start (`p`: the level's problem, possibly
 /// with boxes frozen on goals made walls), with an effort of `effort` box searches (and
-/// [`POSITIONS_PER_EFFORT`] times as many positions): merged macro moves
+/// `POSITIONS_PER_EFFORT` (20) times as many positions): merged macro moves
 /// ([`merge_macros`]), then shortcuts between its positions ([`shorten`]) and, when they
 /// gain, merged macro moves again. The shortest (pushes, then moves) is replayed by the
 /// rules engine and returned with [`Solution::found`] set; `sol` when nothing shorter

@@ -61,7 +61,7 @@ const PROBE_MOVES: u64 = 25_000;
 /// on XSokoban at 60 s, 80 levels instead of 76 with a fifth of its moves (18, 23, 28 and
 /// 52 gained; 15 times the rules strategy's moves: no more levels, 11 and 16 slower). The
 /// third, the rules strategy without the area joiner, is a probe with a small share that
-/// stops after [`PROBE_MOVES`] moves: alone it solves fewer levels, but some at once that
+/// stops after `PROBE_MOVES` (25,000) moves: alone it solves fewer levels, but some at once that
 /// the others never do (XSokoban 42 in 248 moves).
 pub const STRATEGIES: [Strategy; 3] = [
     Strategy {
