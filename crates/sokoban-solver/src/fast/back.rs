@@ -85,6 +85,8 @@ pub struct Backward {
     is_start: Vec<bool>,
     /// The start squares taken by removed boxes in the loaded position (sorted).
     used: Vec<u16>,
+    /// Scratch: the boxes left when one leaves the board.
+    left_buf: Vec<u16>,
     /// The stored position with the fewest boxes left (then fewest on goals) and its rank.
     best: (u32, u32),
     nodes: Vec<Node>,
@@ -161,6 +163,7 @@ impl Backward {
             removal,
             is_start,
             used: Vec::new(),
+            left_buf: Vec::new(),
             best: (u32::MAX, NO_NODE),
             nodes: Vec::new(),
             positions: Vec::new(),
@@ -344,11 +347,11 @@ impl Backward {
         let player = p.nbr[m.to as usize][m.side as usize];
         self.st.move_box(&p, &self.a.layout, m.box_i as usize, m.to, player);
         if self.removes(m.to) {
-            let mut boxes = std::mem::take(&mut self.start_boxes);
+            let mut boxes = std::mem::take(&mut self.left_buf);
             boxes.clear();
             boxes.extend(self.st.boxes.iter().copied().filter(|&b| b != m.to));
             self.st.set(&p, &self.a.layout, &boxes, player);
-            self.start_boxes = boxes;
+            self.left_buf = boxes;
             let k = self.used.partition_point(|&s| s < m.to);
             self.used.insert(k, m.to);
         }
