@@ -35,10 +35,8 @@ struct Node {
     parent: u32,
     /// The pull-move from the parent ([`Move::pack`]).
     mv: u32,
-    /// Where the position starts in `positions`: its boxes, then (packing search) the
-    /// start squares its removed boxes took.
-    at: u32,
-    /// Boxes still on the board.
+    /// Boxes still on the board: the first of the node's `nb` entries in `positions`; the
+    /// rest are the start squares its removed boxes took (packing search).
     live: u16,
     weight: u32,
     moves_at: u32,
@@ -69,8 +67,6 @@ pub struct BackStats {
     pub cells: usize,
     /// Fewest boxes left on goals by a stored position.
     pub fewest_on_goals: u16,
-    /// Packing search: fewest boxes left on the board by a stored position.
-    pub fewest_live: u16,
 }
 
 /// The backward search and its perimeter.
@@ -78,11 +74,11 @@ pub struct Backward {
     a: Arc<Analysis>,
     st: State,
     gen: MoveGen,
+    /// Boxes of the level: each node takes this many entries of `positions`.
+    nb: usize,
     /// The packing search: a box pulled onto a square some box starts on, not taken by
     /// another box yet, is taken off the board (it has left the goal area).
     removal: bool,
-    /// True on the squares boxes start on.
-    is_start: Vec<bool>,
     /// The start squares taken by removed boxes in the loaded position (sorted).
     used: Vec<u16>,
     /// Scratch: the boxes left when one leaves the board.
@@ -153,15 +149,11 @@ impl Backward {
             st.key(&p)
         };
         let nb = boxes.len();
-        let mut is_start = vec![false; p.n];
-        for &b in boxes {
-            is_start[b as usize] = true;
-        }
         let mut b = Backward {
             st,
             gen: MoveGen::new(&a.layout),
+            nb,
             removal,
-            is_start,
             used: Vec::new(),
             left_buf: Vec::new(),
             best: (u32::MAX, NO_NODE),
@@ -182,11 +174,7 @@ impl Backward {
             full: false,
             move_buf: Vec::new(),
             order: Vec::new(),
-            stats: BackStats {
-                fewest_on_goals: nb as u16,
-                fewest_live: nb as u16,
-                ..BackStats::default()
-            },
+            stats: BackStats { fewest_on_goals: nb as u16, ..BackStats::default() },
             a,
         };
         b.roots();
@@ -297,11 +285,11 @@ impl Backward {
         None
     }
 
-    /// The slice of `positions` of node `id`: its boxes, then its taken start squares.
+    /// The slice of `positions` of node `id`: its boxes, then its taken start squares
+    /// (one entry for each box of the level).
     fn slice(&self, id: u32) -> (usize, usize, usize) {
-        let node = &self.nodes[id as usize];
-        let end = self.nodes.get(id as usize + 1).map_or(self.positions.len(), |n| n.at as usize);
-        (node.at as usize, node.at as usize + node.live as usize, end)
+        let at = id as usize * self.nb;
+        (at, at + self.nodes[id as usize].live as usize, at + self.nb)
     }
 
     fn load(&mut self, id: u32) {
@@ -315,13 +303,12 @@ impl Backward {
 
     fn store(&mut self, parent: u32, mv: u32, weight: u32) -> u32 {
         let id = self.nodes.len() as u32;
-        let at = self.positions.len() as u32;
         self.positions.extend_from_slice(&self.st.boxes);
         self.positions.extend_from_slice(&self.used);
+        debug_assert_eq!(self.positions.len(), (id as usize + 1) * self.nb);
         self.nodes.push(Node {
             parent,
             mv,
-            at,
             live: self.st.boxes.len() as u16,
             weight,
             moves_at: 0,
@@ -378,7 +365,8 @@ impl Backward {
     /// square no removed box has taken.
     #[inline]
     pub fn removes(&self, s: u16) -> bool {
-        self.removal && self.is_start[s as usize] && self.used.binary_search(&s).is_err()
+        // A start square is the one square at distance 0 from the start squares.
+        self.removal && self.start_dist[s as usize] == 0 && self.used.binary_search(&s).is_err()
     }
 
     /// Packing search: the stored position nearest the end (fewest boxes left, then fewest
@@ -419,7 +407,6 @@ impl Backward {
         // Boxes left to place: on the board and not on a start square of their own.
         let live = self.st.boxes.iter().filter(|&&b| !self.removes(b)).count() as u16;
         self.stats.fewest_on_goals = self.stats.fewest_on_goals.min(on_goals);
-        self.stats.fewest_live = self.stats.fewest_live.min(live);
         // The position's rank (lower is nearer the end): boxes left to place, then boxes
         // on goals.
         let rank =
