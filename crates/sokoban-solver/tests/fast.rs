@@ -268,6 +268,37 @@ fn plan_from_pulls_plays_the_stops_forward() {
     assert_eq!(plan.relaxed, 1);
 }
 
+/// A parking step is done while its square holds a box, or once the box has moved on by a
+/// step done: a parked box pushed on to its goal early leaves the step undone.
+#[test]
+fn parked_box_moved_on_early_undoes_its_step() {
+    let level = parse_level("###########\n#@ $ $ $...#\n###########").unwrap();
+    let p = Problem::new(&level.board);
+    let sq = |c: usize| p.compact[level.board.square(1, c)];
+    let start: Vec<u16> = [3, 5, 7].iter().map(|&c| sq(c)).collect();
+    let pulls: Vec<(u16, u16)> = [(8, 6), (9, 7), (6, 5), (10, 3)]
+        .iter()
+        .map(|&(a, b)| (sq(a), sq(b)))
+        .collect();
+    // Steps: goal 10, park on 6 (then goal 8), goal 9, goal 8.
+    let plan = Plan::from_pulls(&p, &start, &pulls);
+    let occupied = |cols: &[usize]| {
+        let mut o = vec![false; p.n];
+        for &c in cols {
+            o[sq(c) as usize] = true;
+        }
+        o
+    };
+    assert_eq!(plan.packed(&p, &occupied(&[10, 6, 3])), 2, "goal 10 filled, a box parked");
+    assert_eq!(plan.packed(&p, &occupied(&[10, 6, 9])), 3);
+    assert_eq!(plan.packed(&p, &occupied(&[10, 9, 8])), 4, "moved on by the last step");
+    // The parked box pushed on to goal 8 before goal 9 is filled: only goal 10 counts.
+    assert_eq!(plan.packed(&p, &occupied(&[10, 8, 3])), 1);
+    let mut lenient = plan.clone();
+    lenient.until = false;
+    assert_eq!(lenient.packed(&p, &occupied(&[10, 8, 3])), 2);
+}
+
 /// A box parked in the dead end beyond the next goal is out of plan: once that goal is
 /// filled it can reach no goal.
 #[test]

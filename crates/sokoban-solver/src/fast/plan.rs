@@ -27,8 +27,9 @@
 //!
 //! The plan is the backward analysis reversed, as *steps*: fill a goal, or bring a box to
 //! a parking square (it moves on to its goal at a later step). A position has done `k`
-//! steps when the first `k` hold: the goal holds a box; the parking square does, or the
-//! goal its box goes on to. Parking matters: in XSokoban 87 the goals of one row can only
+//! steps when the first `k` hold: the goal holds a box; the parking square does, or a
+//! square further along its box's stops does by a step among the `k` (a box moved on
+//! early does not count: see [`Plan::packed`]). Parking matters: in XSokoban 87 the goals of one row can only
 //! be filled from a pocket the boxes must reach before the rows below are filled; without
 //! the parking steps the search fills those rows first and never recovers. Its *out-of-plan*
 //! boxes are those standing where, once the next goals of the plan are filled, no goal
@@ -82,11 +83,16 @@ pub struct Plan {
     /// parked box away from it (`NONE`: none).
     fill_step: Vec<u16>,
     vacate_step: Vec<u16>,
+    /// Per step, the step that moves its parked box on (`NONE`: a goal step).
+    onward: Vec<u16>,
+    /// Parking steps count as done only by steps done (see [`Plan::packed`]).
+    pub until: bool,
 }
 
 /// One step of the plan: a box onto `square`. A goal is filled for good; a parking square
-/// (`then` is not `NONE`) holds its box until a later step moves it on to goal square
-/// `then`, and counts as done once either holds a box.
+/// (`then` is not `NONE`) holds its box until a later step moves it on to square `then`
+/// (a goal, or the next parking square), and counts as done while it holds a box or once
+/// that later step is done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {
     pub square: u16,
@@ -151,7 +157,7 @@ impl Plan {
             rank[j as usize] = c.len() as u16;
             c.push(j);
         }
-        let (goals_done, fill_step, vacate_step) = step_tables(p, &steps);
+        let StepTables { goals_done, fill_step, vacate_step, onward } = step_tables(p, &steps);
         let zone_words = p.n.div_ceil(64);
         let zones = if small { out_of_plan_zones(p, &order, &place) } else { Vec::new() };
         Plan {
@@ -169,6 +175,8 @@ impl Plan {
             goals_done,
             fill_step,
             vacate_step,
+            onward,
+            until: !super::fess::flag("nountil"),
         }
     }
 
@@ -246,9 +254,9 @@ impl Plan {
     /// The plan without its parking steps (the same goal order).
     pub fn without_parking(&self, p: &Problem) -> Plan {
         let steps = goal_steps(p, &self.order);
-        let (goals_done, fill_step, vacate_step) = step_tables(p, &steps);
+        let StepTables { goals_done, fill_step, vacate_step, onward } = step_tables(p, &steps);
         // The order, clusters and zones stay: they follow from the goal order alone.
-        Plan { steps, goals_done, fill_step, vacate_step, ..self.clone() }
+        Plan { steps, goals_done, fill_step, vacate_step, onward, ..self.clone() }
     }
 
     /// Steps that park boxes.
@@ -295,18 +303,48 @@ impl Plan {
 
     /// Steps of the plan done: the longest prefix of the steps whose boxes are in place
     /// (`occupied[s]` where a box is).
+    ///
+    /// A parking step is done while its square holds a box, or once its box has moved on
+    /// (a square further along its stops holds one) *by a step done*: a parked box moved
+    /// on before its time leaves its parking step undone (XSokoban 88: the box parked in
+    /// the doorway, pushed on to its goal early, shut the goals behind it off while the
+    /// plan counted 14 of 23 goals packed).
     #[inline]
     pub fn packed(&self, _p: &Problem, occupied: &[bool]) -> u16 {
-        let mut k = 0;
-        while let Some(st) = self.steps.get(k) {
-            let done =
-                occupied[st.square as usize] || (st.then != NONE && occupied[st.then as usize]);
+        let mut m = 0;
+        while let Some(st) = self.steps.get(m) {
+            let done = occupied[st.square as usize]
+                || (st.then != NONE && self.moved_on(m, occupied) != NONE);
             if !done {
                 break;
             }
-            k += 1;
+            m += 1;
         }
-        k as u16
+        if self.until {
+            for (k, st) in self.steps[..m].iter().enumerate() {
+                if st.then != NONE && !occupied[st.square as usize] {
+                    let at = self.moved_on(k, occupied);
+                    if at as usize >= m {
+                        return k as u16;
+                    }
+                }
+            }
+        }
+        m as u16
+    }
+
+    /// The first step after parking step `k` along its box's stops whose square holds a
+    /// box (`NONE`: none).
+    #[inline]
+    fn moved_on(&self, k: usize, occupied: &[bool]) -> u16 {
+        let mut i = self.onward[k];
+        while i != NONE {
+            if occupied[self.steps[i as usize].square as usize] {
+                return i;
+            }
+            i = self.onward[i as usize];
+        }
+        NONE
     }
 
     /// True when a box on `s` is one the first `done` steps put in place and no step among
@@ -371,10 +409,11 @@ impl Plan {
 
 /// Per number of steps done, the goals filled by them; per square, the step that puts a
 /// box there and the step that takes a parked box away (`NONE`: none).
-fn step_tables(p: &Problem, steps: &[Step]) -> (Vec<u16>, Vec<u16>, Vec<u16>) {
+fn step_tables(p: &Problem, steps: &[Step]) -> StepTables {
     let mut goals_done = vec![0u16; steps.len() + 1];
     let mut fill_step = vec![NONE; p.n];
     let mut vacate_step = vec![NONE; p.n];
+    let mut onward = vec![NONE; steps.len()];
     for (i, st) in steps.iter().enumerate() {
         goals_done[i + 1] = goals_done[i] + (st.then == NONE) as u16;
         let f = &mut fill_step[st.square as usize];
@@ -382,11 +421,20 @@ fn step_tables(p: &Problem, steps: &[Step]) -> (Vec<u16>, Vec<u16>, Vec<u16>) {
             *f = i as u16;
         }
         if st.then != NONE {
-            let onward = (i + 1..steps.len()).find(|&k| steps[k].square == st.then);
-            vacate_step[st.square as usize] = onward.map_or(NONE, |k| k as u16);
+            let next = (i + 1..steps.len()).find(|&k| steps[k].square == st.then);
+            onward[i] = next.map_or(NONE, |k| k as u16);
+            vacate_step[st.square as usize] = onward[i];
         }
     }
-    (goals_done, fill_step, vacate_step)
+    StepTables { goals_done, fill_step, vacate_step, onward }
+}
+
+/// What [`step_tables`] derives from the steps (see the fields of [`Plan`]).
+struct StepTables {
+    goals_done: Vec<u16>,
+    fill_step: Vec<u16>,
+    vacate_step: Vec<u16>,
+    onward: Vec<u16>,
 }
 
 /// The steps that fill the goals in `order` (goal numbers), one each.
