@@ -276,10 +276,8 @@ fn parked_box_moved_on_early_undoes_its_step() {
     let p = Problem::new(&level.board);
     let sq = |c: usize| p.compact[level.board.square(1, c)];
     let start: Vec<u16> = [3, 5, 7].iter().map(|&c| sq(c)).collect();
-    let pulls: Vec<(u16, u16)> = [(8, 6), (9, 7), (6, 5), (10, 3)]
-        .iter()
-        .map(|&(a, b)| (sq(a), sq(b)))
-        .collect();
+    let pulls: Vec<(u16, u16)> =
+        [(8, 6), (9, 7), (6, 5), (10, 3)].iter().map(|&(a, b)| (sq(a), sq(b))).collect();
     // Steps: goal 10, park on 6 (then goal 8), goal 9, goal 8.
     let plan = Plan::from_pulls(&p, &start, &pulls);
     let occupied = |cols: &[usize]| {
