@@ -320,7 +320,7 @@ impl Plan {
             }
             m += 1;
         }
-        if self.until {
+        if self.until && self.steps.len() > self.order.len() {
             for (k, st) in self.steps[..m].iter().enumerate() {
                 if st.then != NONE && !occupied[st.square as usize] {
                     let at = self.moved_on(k, occupied);
