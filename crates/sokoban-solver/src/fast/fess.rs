@@ -7,10 +7,10 @@
 //! visit. A position's moves are all its macro moves. A handful of *advisors* each nominate
 //! at most one of them — the move that packs the next goal of the plan (while nothing is
 //! packed and no box can reach the first goal, the move that brings a box nearest to it),
-//! the one that joins the most player areas, one that takes a box out of a passage between rooms, one that
-//! takes an out-of-plan box off its goal — and those weigh 0; every other move weighs 1.
-//! A child's weight is its parent's plus the move's. Among moves of equal weight the newer
-//! position goes first.
+//! the one that joins the most player areas, one that takes a box out of a passage between
+//! rooms, one that takes an out-of-plan box off its goal — and those weigh 0; every other
+//! move weighs 1. A child's weight is its parent's plus the move's. Among moves of equal
+//! weight the newer position goes first.
 //!
 //! Positions are stored compactly (sorted box squares, the player's area by its smallest
 //! square) with their untried moves, and recognised again by a 64-bit key. Children that

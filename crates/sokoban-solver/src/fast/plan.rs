@@ -29,13 +29,14 @@
 //! a parking square (it moves on to its goal at a later step). A position has done `k`
 //! steps when the first `k` hold: the goal holds a box; the parking square does, or a
 //! square further along its box's stops does by a step among the `k` (a box moved on
-//! early does not count: see [`Plan::packed`]). Parking matters: in XSokoban 87 the goals of one row can only
-//! be filled from a pocket the boxes must reach before the rows below are filled; without
-//! the parking steps the search fills those rows first and never recovers. Its *out-of-plan*
-//! boxes are those standing where, once the next goals of the plan are filled, no goal
-//! still empty can be reached: the zone for each number of goals filled is computed before
-//! the search (looking one change ahead, as Festival does), from reachability tables with
-//! the filled goals as walls. Goals next to each other form a *cluster* (for the picture).
+//! early does not count: see [`Plan::packed`]). Parking matters: in XSokoban 87 the goals
+//! of one row can only be filled from a pocket the boxes must reach before the rows below
+//! are filled; without the parking steps the search fills those rows first and never
+//! recovers. Its *out-of-plan* boxes are those standing where, once the next goals of the
+//! plan are filled, no goal still empty can be reached: the zone for each number of goals
+//! filled is computed before the search (looking one change ahead, as Festival does), from
+//! reachability tables with the filled goals as walls. Goals next to each other form a
+//! *cluster* (for the picture).
 
 use sokoban_path::{BoxReach, Cells};
 
