@@ -232,20 +232,31 @@ fn parking_steps_count_in_order() {
     assert_eq!((plain.parking_steps(), &plain.order), (0, &order));
 }
 
+/// A corridor level with boxes on columns 3, 5 and 7 and goals on 8, 9 and 10: its
+/// problem, the compact square of each column of its row, and the start boxes.
+fn corridor() -> (Problem, Vec<u16>, Vec<u16>) {
+    let level = parse_level("###########\n#@ $ $ $...#\n###########").unwrap();
+    let p = Problem::new(&level.board);
+    let cols: Vec<u16> = (0..11).map(|c| p.compact[level.board.square(1, c)]).collect();
+    let start = [3, 5, 7].iter().map(|&c| cols[c]).collect();
+    (p, cols, start)
+}
+
+/// Pulls in the corridor, from column to column.
+fn corridor_pulls(cols: &[u16], list: &[(usize, usize)]) -> Vec<(u16, u16)> {
+    list.iter().map(|&(a, b)| (cols[a], cols[b])).collect()
+}
+
 /// The plan of a packing search's pulls, played forward: each stop of a box is a step (its
 /// goal at the last), consecutive pulls of one box are one stop, a box pulled onto a free
 /// start square leaves the board, and boxes left elsewhere are relaxed first steps.
 #[test]
 fn plan_from_pulls_plays_the_stops_forward() {
-    let level = parse_level("###########\n#@ $ $ $...#\n###########").unwrap();
-    let p = Problem::new(&level.board);
-    let sq = |c: usize| p.compact[level.board.square(1, c)];
-    let start: Vec<u16> = [3, 5, 7].iter().map(|&c| sq(c)).collect();
+    let (p, cols, start) = corridor();
+    let sq = |c: usize| cols[c];
     let goal = |c: usize| PlanStep { square: sq(c), then: NONE };
     let park = |c: usize, then: usize| PlanStep { square: sq(c), then: sq(then) };
-    let pulls = |list: &[(usize, usize)]| -> Vec<(u16, u16)> {
-        list.iter().map(|&(a, b)| (sq(a), sq(b))).collect()
-    };
+    let pulls = |list: &[(usize, usize)]| corridor_pulls(&cols, list);
     // Each box straight to a start square: the goals filled deepest first.
     let plan = Plan::from_pulls(&p, &start, &pulls(&[(8, 7), (9, 5), (10, 3)]));
     assert_eq!(plan.steps, vec![goal(10), goal(9), goal(8)]);
@@ -272,12 +283,9 @@ fn plan_from_pulls_plays_the_stops_forward() {
 /// step done: a parked box pushed on to its goal early leaves the step undone.
 #[test]
 fn parked_box_moved_on_early_undoes_its_step() {
-    let level = parse_level("###########\n#@ $ $ $...#\n###########").unwrap();
-    let p = Problem::new(&level.board);
-    let sq = |c: usize| p.compact[level.board.square(1, c)];
-    let start: Vec<u16> = [3, 5, 7].iter().map(|&c| sq(c)).collect();
-    let pulls: Vec<(u16, u16)> =
-        [(8, 6), (9, 7), (6, 5), (10, 3)].iter().map(|&(a, b)| (sq(a), sq(b))).collect();
+    let (p, cols, start) = corridor();
+    let sq = |c: usize| cols[c];
+    let pulls = corridor_pulls(&cols, &[(8, 6), (9, 7), (6, 5), (10, 3)]);
     // Steps: goal 10, park on 6 (then goal 8), goal 9, goal 8.
     let plan = Plan::from_pulls(&p, &start, &pulls);
     let occupied = |cols: &[usize]| {

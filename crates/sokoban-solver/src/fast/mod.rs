@@ -139,9 +139,10 @@ const CLUSTER_FIRST: [&str; CLUSTER_PLANS] = [
 /// The fast search's analysis of a level whose boxes start on `boxes`, with its plan: with
 /// `packing`, the packing search's where the level is small enough for a backward analysis
 /// ([`Plan::analysed`]) and it relaxes no more steps than the greedy removals', else the
-/// greedy removals' (or, on large levels, the goals by distance). Measured on XSokoban at 60 s a level against the greedy removals' plan: 77
-/// solved (never before), 90 lost (45 s before), 14, 18 and 35 four to seven times
-/// faster, 135 s in all instead of 243; Microban 6.5 s -> 4.1 s.
+/// greedy removals' (or, on large levels, the goals by distance). Measured on XSokoban at
+/// 60 s a level against the greedy removals' plan: 77 solved (never before), 90 lost (45 s
+/// before), 14, 18 and 35 four to seven times faster, 135 s in all instead of 243;
+/// Microban 6.5 s -> 4.1 s.
 pub fn analyse(
     p: Arc<Problem>,
     layout: Arc<Layout>,
@@ -181,7 +182,7 @@ pub fn packing_search_plan(a: &Arc<Analysis>, boxes: &[u16]) -> Option<Plan> {
         }
     }
     let best = back.best()?;
-    if std::env::var("FESS").is_ok_and(|f| f.contains("packstats")) {
+    if fess::flag("packstats") {
         eprintln!("packing search: {:?} left {}", back.stats, left);
     }
     Some(Plan::from_pulls(&a.p, boxes, &back.pulls_to(best)))
@@ -339,15 +340,17 @@ impl FastSearch {
         let use_back = flags.split(',').any(|f| f == "back");
         let back_share = if use_back { memory_limit / 3 } else { 0 };
         let p = Arc::new(p);
-        let packing = !flags.split(',').any(|f| f == "nopacksearch");
-        let mut analysis = analyse(Arc::clone(&p), layout, boxes, packing);
+        let mut analysis = analyse(Arc::clone(&p), layout, boxes, !fess::flag("nopacksearch"));
         for f in flags.split(',') {
-            let mut plan = (*analysis.plan).clone();
-            match f {
-                "cluster" => plan.per_cluster = true,
-                "noparksteps" => plan = plan.without_parking(&p),
+            let plan = match f {
+                "cluster" => {
+                    let mut plan = (*analysis.plan).clone();
+                    plan.per_cluster = true;
+                    plan
+                }
+                "noparksteps" => analysis.plan.without_parking(&p),
                 _ => continue,
-            }
+            };
             analysis = Arc::new(analysis.with_plan(Arc::new(plan)));
         }
         let plan = &analysis.plan;
