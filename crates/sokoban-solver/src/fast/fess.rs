@@ -1450,6 +1450,20 @@ mod tests {
     use crate::fast::plan::Plan;
     use sokoban_core::format::parse_level;
 
+    /// A search from the start of `level` with `config`, its boxes (sorted) and player.
+    fn search_on(level: &sokoban_core::Level, config: Config) -> (Fess, Vec<u16>, u16) {
+        let p = Problem::new(&level.board);
+        let layout = Arc::new(Layout::new(&level.board, &p));
+        let mut boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+        boxes.sort_unstable();
+        let player = p.compact[level.start.player];
+        let plan = Arc::new(Plan::new(&p, &layout, &boxes));
+        let p = Arc::new(p);
+        let a = Arc::new(Analysis::new(Arc::clone(&p), layout, plan));
+        let f = Fess::new(a, config, player, &boxes, 64 << 20, Learned::new(&p));
+        (f, boxes, player)
+    }
+
     /// The scored strategy stores a block of its moves and generates the order again when
     /// the block is used up: the order must come back the same (debug builds compare it
     /// with the first one in `refill`), with the children seen by then still in it.
@@ -1467,16 +1481,8 @@ mod tests {
              ##########",
         )
         .expect("level");
-        let p = Problem::new(&level.board);
-        let layout = Arc::new(Layout::new(&level.board, &p));
-        let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
-        let player = p.compact[level.start.player];
-        let plan = Arc::new(Plan::new(&p, &layout, &boxes));
-        let p = Arc::new(p);
-        let a = Arc::new(Analysis::new(Arc::clone(&p), layout, plan));
         let config = Config { scored: true, corral_moves: false, ..Config::default() };
-        let learned = Learned::new(&p);
-        let mut f = Fess::new(a, config, player, &boxes, 64 << 20, learned);
+        let (mut f, _, _) = search_on(&level, config);
         let root = f.nodes[0];
         assert!(root.total > FIRST_BLOCK && root.mask_at != u32::MAX, "the root has many moves");
         let first = (f.order_moves.clone(), f.order_keys.clone());
@@ -1529,25 +1535,16 @@ mod tests {
              #########",
         )
         .expect("level");
-        let p = Problem::new(&level.board);
-        let layout = Arc::new(Layout::new(&level.board, &p));
-        let mut boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
-        boxes.sort_unstable();
-        let player = p.compact[level.start.player];
-        let plan = Arc::new(Plan::new(&p, &layout, &boxes));
-        let p = Arc::new(p);
-        let a = Arc::new(Analysis::new(Arc::clone(&p), layout, plan));
-        let learned = Learned::new(&p);
-        let mut f = Fess::new(a, Config::default(), player, &boxes, 64 << 20, learned);
+        let (mut f, boxes, player) = search_on(&level, Config::default());
+        let p = Arc::clone(&f.a.p);
         let at = |r: usize, c: usize| p.compact[r * 9 + c];
         let mut want = vec![at(1, 3), at(1, 4), at(2, 2), at(2, 4), at(3, 3)];
         want.sort_unstable();
         assert_eq!(f.pocket_groups(&p, &boxes, player), vec![want]);
         // Opened (the player next to the pocket's square): no pocket.
-        let open: Vec<u16> = boxes.iter().copied().filter(|&b| b != at(3, 3)).collect();
-        let mut with = open.clone();
-        with.push(at(3, 6));
-        with.sort_unstable();
-        assert!(f.pocket_groups(&p, &with, player).is_empty());
+        let mut open: Vec<u16> = boxes.iter().copied().filter(|&b| b != at(3, 3)).collect();
+        open.push(at(3, 6));
+        open.sort_unstable();
+        assert!(f.pocket_groups(&p, &open, player).is_empty());
     }
 }
