@@ -17,7 +17,7 @@
 //! patterns", learned from subtrees the search spends time in.)
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::{BinaryHeap, HashMap};
 
 use crate::deadlock::freeze_deadlock;
 use crate::problem::{AreaFlood, Keyed, Problem, INF_DIST, NONE};
@@ -60,7 +60,14 @@ pub struct StuckSearch {
     /// Stored positions: the box count, the player square, then the boxes.
     arena: Vec<u16>,
     heap: BinaryHeap<(Reverse<u32>, u32)>,
-    seen: HashSet<u64, Keyed>,
+    /// The positions searched: per box set (its key), a list of the player areas it was
+    /// searched with, as bitsets over the squares (`area_bits`, `words` words each,
+    /// linked by `area_next`). A position met again is found by one bit, before it costs
+    /// a flood (most positions popped are met again: 59% on Microban 153).
+    areas: HashMap<u64, u32, Keyed>,
+    area_bits: Vec<u64>,
+    area_next: Vec<u32>,
+    words: usize,
     cache: HashMap<u64, Verdict, Keyed>,
     boxes: Vec<u16>,
     pub stats: StuckStats,
@@ -82,7 +89,10 @@ impl StuckSearch {
             walls: Vec::new(),
             arena: Vec::new(),
             heap: BinaryHeap::new(),
-            seen: HashSet::default(),
+            areas: HashMap::default(),
+            area_bits: Vec::new(),
+            area_next: Vec::new(),
+            words: n.div_ceil(64),
             cache: HashMap::default(),
             boxes: Vec::new(),
             stats: StuckStats::default(),
@@ -128,7 +138,9 @@ impl StuckSearch {
     fn search(&mut self, p: &Problem, boxes: &[u16], player: u16, limit: usize) -> Verdict {
         self.arena.clear();
         self.heap.clear();
-        self.seen.clear();
+        self.areas.clear();
+        self.area_bits.clear();
+        self.area_next.clear();
         let h0: u32 = boxes.iter().map(|&b| self.nearest[b as usize]).sum();
         let root = self.push_position(player, boxes.iter().copied());
         self.heap.push((Reverse(h0), root));
@@ -144,15 +156,15 @@ impl StuckSearch {
             if cur.iter().all(|&b| p.is_goal[b as usize]) {
                 break Verdict::Free;
             }
+            let key = hash(p, &cur);
+            if self.searched(key, pl) {
+                continue;
+            }
             for &b in cur.iter() {
                 self.box_on[b as usize] = true;
             }
-            let norm = self.area.flood(p, &self.box_on, pl);
-            let key = hash(p, &cur) ^ p.z_player[norm as usize];
-            if !self.seen.insert(key) {
-                self.clear_boxes(&cur);
-                continue;
-            }
+            self.area.flood(p, &self.box_on, pl);
+            self.record_area(key);
             expanded += 1;
             self.stats.nodes += 1;
             if expanded > limit {
@@ -198,6 +210,32 @@ impl StuckSearch {
         };
         self.boxes = cur;
         verdict
+    }
+
+    /// True when the boxes of key `key` were searched with the player in an area holding
+    /// square `pl`.
+    fn searched(&self, key: u64, pl: u16) -> bool {
+        let mut r = self.areas.get(&key).copied().unwrap_or(u32::MAX);
+        while r != u32::MAX {
+            let w = self.area_bits[r as usize * self.words + pl as usize / 64];
+            if w >> (pl % 64) & 1 != 0 {
+                return true;
+            }
+            r = self.area_next[r as usize];
+        }
+        false
+    }
+
+    /// Record the area of the last flood for the boxes of key `key`.
+    fn record_area(&mut self, key: u64) {
+        let r = self.area_next.len() as u32;
+        let at = self.area_bits.len();
+        self.area_bits.resize(at + self.words, 0);
+        for &s in self.area.area() {
+            self.area_bits[at + s as usize / 64] |= 1 << (s % 64);
+        }
+        let prev = self.areas.insert(key, r).unwrap_or(u32::MAX);
+        self.area_next.push(prev);
     }
 
     fn clear_boxes(&mut self, boxes: &[u16]) {
