@@ -69,13 +69,13 @@ impl Corrals {
         self.next
     }
 
-    /// Analyse the corrals of a position. `box_at[s] != NONE` where a box stands;
+    /// Analyse the corrals of a position. `has_box(s)` where a box stands;
     /// `reach[s] == stamp` where the player can go. On [`Verdict::Only`], `out` holds the
     /// pushes (box square, direction) of the PI-corral with the fewest of them.
     pub fn analyse(
         &mut self,
         p: &Problem,
-        box_at: &[u16],
+        has_box: impl Fn(usize) -> bool,
         reach: &[u32],
         stamp: u32,
         last: u16,
@@ -94,7 +94,7 @@ impl Corrals {
         self.suspects.clear();
         self.suspect_ends.clear();
         for s0 in 0..n {
-            if box_at[s0] != NONE || reach[s0] == stamp {
+            if has_box(s0) || reach[s0] == stamp {
                 continue;
             }
             let l = self.label[s0];
@@ -117,7 +117,7 @@ impl Corrals {
                         continue;
                     }
                     let yu = y as usize;
-                    if box_at[yu] != NONE {
+                    if has_box(yu) {
                         if self.box_mark[yu] != id {
                             self.box_mark[yu] = id;
                             self.barrier.push(y);
@@ -149,7 +149,7 @@ impl Corrals {
                     // The player cannot stand behind a barrier box on a wall, on another
                     // barrier box, or inside the corral (it cannot get in before the first
                     // barrier push): such pushes cannot be that first push.
-                    let s_blocked = if box_at[s as usize] != NONE {
+                    let s_blocked = if has_box(s as usize) {
                         self.box_mark[s as usize] == id
                     } else {
                         self.label[s as usize] == id
@@ -157,7 +157,7 @@ impl Corrals {
                     if s_blocked {
                         continue;
                     }
-                    let t_inside = box_at[t as usize] == NONE && self.label[t as usize] == id;
+                    let t_inside = !has_box(t as usize) && self.label[t as usize] == id;
                     if t_inside {
                         if p.dead[t as usize] {
                             continue;
@@ -168,8 +168,7 @@ impl Corrals {
                         }
                         self.pushes.push((b, d as u8));
                     } else {
-                        let t_blocked = (box_at[t as usize] != NONE
-                            && self.box_mark[t as usize] == id)
+                        let t_blocked = (has_box(t as usize) && self.box_mark[t as usize] == id)
                             || p.dead[t as usize];
                         if !t_blocked {
                             pi = false; // I fails: the box might leave sideways or outwards

@@ -739,9 +739,10 @@ impl Engine {
         }
         let stamp = self.stamp;
         let last = if last_box == NONE { NONE } else { self.boxes[last_box as usize] };
+        let box_at = &self.box_at;
         let mut verdict = self.corrals.analyse(
             &self.p,
-            &self.box_at,
+            |s| box_at[s] != NONE,
             &self.reach,
             stamp,
             last,

@@ -77,11 +77,9 @@ pub struct StuckSearch {
     cache: HashMap<u64, Verdict, Keyed>,
     boxes: Vec<u16>,
     /// PI-corral analysis of the positions searched (fewer boxes than goals: an empty goal
-    /// in a corral is no work), with the boxes' squares marked in `box_at`.
+    /// in a corral is no work), and the pushes it leaves.
     corrals: Corrals,
-    box_at: Vec<u16>,
     corral_pushes: Vec<(u16, u8)>,
-    use_corrals: bool,
     pub stats: StuckStats,
 }
 
@@ -108,9 +106,7 @@ impl StuckSearch {
             cache: HashMap::default(),
             boxes: Vec::new(),
             corrals: Corrals::new(n, false),
-            box_at: vec![NONE; n],
             corral_pushes: Vec::new(),
-            use_corrals: !crate::fast::fess::flag("nostuckcorral"),
             stats: StuckStats::default(),
         }
     }
@@ -199,32 +195,23 @@ impl StuckSearch {
             }
             // A PI-corral: only its pushes inwards (some solution starts with one), none
             // at all when it can never be opened.
-            let mut only = false;
-            if self.use_corrals {
-                for &b in cur.iter() {
-                    self.box_at[b as usize] = b;
+            let (reach, stamp) = self.area.marks();
+            let box_on = &self.box_on;
+            let only = match self.corrals.analyse(
+                p,
+                |s| box_on[s],
+                reach,
+                stamp,
+                NONE,
+                &mut self.corral_pushes,
+            ) {
+                CorralVerdict::Deadlock => {
+                    self.clear_boxes(&cur);
+                    continue;
                 }
-                let (reach, stamp) = self.area.marks();
-                let v = self.corrals.analyse(
-                    p,
-                    &self.box_at,
-                    reach,
-                    stamp,
-                    NONE,
-                    &mut self.corral_pushes,
-                );
-                for &b in cur.iter() {
-                    self.box_at[b as usize] = NONE;
-                }
-                match v {
-                    CorralVerdict::Deadlock => {
-                        self.clear_boxes(&cur);
-                        continue;
-                    }
-                    CorralVerdict::Only => only = true,
-                    CorralVerdict::All => {}
-                }
-            }
+                CorralVerdict::Only => true,
+                CorralVerdict::All => false,
+            };
             for i in 0..k {
                 let b = cur[i];
                 for d in 0..4 {

@@ -109,8 +109,14 @@ impl DeadTests {
     /// be solved.
     fn corral_dead(&mut self, p: &Problem, st: &State, last: u16) -> bool {
         let (marks, stamp) = st.flood.marks();
-        let verdict =
-            self.corrals.analyse(p, &st.box_at, marks, stamp, last, &mut self.corral_pushes);
+        let verdict = self.corrals.analyse(
+            p,
+            |s| st.box_at[s] != NONE,
+            marks,
+            stamp,
+            last,
+            &mut self.corral_pushes,
+        );
         if verdict == Verdict::Deadlock {
             return true;
         }
@@ -132,8 +138,14 @@ impl DeadTests {
     /// into that corral (see [`crate::corral`]), so only those boxes' moves need searching.
     pub fn corral_boxes(&mut self, p: &Problem, st: &State, out: &mut [bool]) -> bool {
         let (marks, stamp) = st.flood.marks();
-        let verdict =
-            self.corrals.analyse(p, &st.box_at, marks, stamp, NONE, &mut self.corral_pushes);
+        let verdict = self.corrals.analyse(
+            p,
+            |s| st.box_at[s] != NONE,
+            marks,
+            stamp,
+            NONE,
+            &mut self.corral_pushes,
+        );
         out.fill(false);
         if verdict != Verdict::Only {
             return false;
