@@ -105,18 +105,18 @@ impl DeadTests {
         self.corral_dead(p, st, NONE) || !self.matchable(p, st) || !self.matchable_reduced(p, st)
     }
 
+    /// The PI-corral analysis of the position in `st` (its player area flooded), the box
+    /// pushed last on `last`; the corral's pushes in `corral_pushes`.
+    fn analyse_corrals(&mut self, p: &Problem, st: &State, last: u16) -> Verdict {
+        let (marks, stamp) = st.flood.marks();
+        let has_box = |s: usize| st.box_at[s] != NONE;
+        self.corrals.analyse(p, has_box, marks, stamp, last, &mut self.corral_pushes)
+    }
+
     /// A corral that can never be opened, or one next to `last` whose boxes alone cannot
     /// be solved.
     fn corral_dead(&mut self, p: &Problem, st: &State, last: u16) -> bool {
-        let (marks, stamp) = st.flood.marks();
-        let verdict = self.corrals.analyse(
-            p,
-            |s| st.box_at[s] != NONE,
-            marks,
-            stamp,
-            last,
-            &mut self.corral_pushes,
-        );
+        let verdict = self.analyse_corrals(p, st, last);
         if verdict == Verdict::Deadlock {
             return true;
         }
@@ -137,15 +137,7 @@ impl DeadTests {
     /// flag per square); false when there is none. Some solution, if any, starts with a push
     /// into that corral (see [`crate::corral`]), so only those boxes' moves need searching.
     pub fn corral_boxes(&mut self, p: &Problem, st: &State, out: &mut [bool]) -> bool {
-        let (marks, stamp) = st.flood.marks();
-        let verdict = self.corrals.analyse(
-            p,
-            |s| st.box_at[s] != NONE,
-            marks,
-            stamp,
-            NONE,
-            &mut self.corral_pushes,
-        );
+        let verdict = self.analyse_corrals(p, st, NONE);
         out.fill(false);
         if verdict != Verdict::Only {
             return false;
