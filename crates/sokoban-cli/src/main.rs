@@ -50,7 +50,8 @@ enum Command {
     #[command(after_help = EXIT_CODES, args_override_self = true)]
     Solve(solve::SolveArgs),
     /// Draw each level with the fast search's packing plan: every goal shows its place in
-    /// the order the goals are to be filled (1-9, a-z, A-Z)
+    /// the order the goals are to be filled (1-9, a-z, A-Z); a plan that parks boxes also
+    /// lists its steps as (row, column) from 0
     #[command(after_help = EXIT_CODES, args_override_self = true)]
     Plan(PlanArgs),
     /// Sliding-tile puzzles (2x2 to 5x5): the fewest moves of each position

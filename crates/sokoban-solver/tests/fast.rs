@@ -15,7 +15,7 @@ use sokoban_solver::fast::board::Layout;
 use sokoban_solver::fast::features::{FeatureScratch, Rooms};
 use sokoban_solver::fast::fess::Analysis;
 use sokoban_solver::fast::plan::{Plan, Step as PlanStep};
-use sokoban_solver::fast::{packing_search_plan, FastEvent, FastSearch};
+use sokoban_solver::fast::{draw_plan, packing_search_plan, FastEvent, FastSearch};
 use sokoban_solver::problem::{Problem, NONE};
 use sokoban_solver::{solve, Limit, Mode, Options, Report, Solver, Status, StdClock, Step};
 
@@ -213,6 +213,16 @@ fn parking_steps_count_in_order() {
     assert_eq!(done(&[10, 6]), 2, "the box is parked");
     assert_eq!(done(&[10, 9]), 3, "the parked box has gone on to its goal");
     assert_eq!(done(&[10, 6, 8]), 2, "the goal fed by the parked box is empty");
+    // The drawing (the `plan` command's) numbers the goals in order and lists the steps,
+    // parking included, as (row, column).
+    let text = draw_plan(&level, &p, &plan);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[1], "#@ $ $ $321#");
+    assert_eq!(lines[3], "3 goals in 1 clusters, 1 relaxed steps, 1 parking steps");
+    assert_eq!(lines[4], "steps: (1, 10), park (1, 6) then (1, 9), (1, 9), (1, 8)");
+    // A plan without parking lists no steps.
+    let plain = draw_plan(&level, &p, &plan.without_parking(&p));
+    assert!(plain.ends_with("0 parking steps\n"), "{plain}");
     assert_eq!(done(&[10, 9, 8]), 4);
     assert_eq!((plan.goals_done(2), plan.goals_done(3), plan.goals_done(4)), (1, 2, 3));
     // What the packer aims at, and which boxes are in place.

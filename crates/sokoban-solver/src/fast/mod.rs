@@ -581,14 +581,22 @@ impl FastSearch {
 
 /// The packing plan of a level drawn on its board (XSB rows): each goal shows its place in
 /// the packing order (`1`-`9`, then `a`-`z`, then `A`-`Z`, then `+`), so a person can see
-/// which goals the fast search fills first.
+/// which goals the fast search fills first; below it, the counts, and the steps in order
+/// when the plan parks boxes.
 pub fn plan_picture(level: &sokoban_core::Level) -> String {
     let board = &level.board;
     let p = Problem::new(board);
     let layout = Arc::new(Layout::new(board, &p));
     let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
     let analysis = analyse(Arc::new(p), layout, &boxes, true);
-    let (p, plan) = (&analysis.p, &analysis.plan);
+    draw_plan(level, &analysis.p, &analysis.plan)
+}
+
+/// [`plan_picture`] of a given plan of `level` (whose problem is `p`). The steps are
+/// listed as (row, column) from 0: a goal, or `park` with the parking square and the square
+/// its box goes on to.
+pub fn draw_plan(level: &sokoban_core::Level, p: &Problem, plan: &Plan) -> String {
+    let board = &level.board;
     let mut rows: Vec<Vec<char>> =
         sokoban_core::format::to_xsb(level).lines().map(|l| l.chars().collect()).collect();
     const DIGITS: &[u8] = b"123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -606,5 +614,17 @@ pub fn plan_picture(level: &sokoban_core::Level) -> String {
         plan.relaxed,
         plan.parking_steps()
     ));
+    let at = |s: u16| board.row_col(p.board_sq[s as usize]);
+    let steps: Vec<String> = plan
+        .steps
+        .iter()
+        .map(|st| match st.then {
+            crate::problem::NONE => format!("{:?}", at(st.square)),
+            then => format!("park {:?} then {:?}", at(st.square), at(then)),
+        })
+        .collect();
+    if plan.parking_steps() > 0 {
+        out.push_str(&format!("steps: {}\n", steps.join(", ")));
+    }
     out
 }
