@@ -279,6 +279,13 @@ fn plan_from_pulls_plays_the_stops_forward() {
     assert_eq!((plan.relaxed, plan.parking_steps()), (0, 1));
     let plan = Plan::from_pulls(&p, &start, &pulls(&[(8, 6), (6, 5), (9, 7), (10, 3)]));
     assert_eq!(plan.steps, vec![goal(10), goal(9), goal(8)]);
+    // A pull that brings a box back to its own square (the player ends on another side) is
+    // no stop: no step parks the box where it stands, and it does not part two pulls of
+    // the box around it.
+    let plan = Plan::from_pulls(&p, &start, &pulls(&[(8, 6), (9, 9), (6, 5), (9, 7), (10, 3)]));
+    assert_eq!(plan.steps, vec![goal(10), goal(9), goal(8)]);
+    let plan = Plan::from_pulls(&p, &start, &pulls(&[(8, 6), (9, 7), (6, 6), (6, 5), (10, 3)]));
+    assert_eq!(plan.steps, vec![goal(10), park(6, 8), goal(9), goal(8)]);
     // Boxes that never left their goals come first and are relaxed; a box that stopped off
     // the start squares is parked first, relaxed.
     let plan = Plan::from_pulls(&p, &start, &pulls(&[(8, 7)]));

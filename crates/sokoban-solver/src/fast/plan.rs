@@ -184,7 +184,8 @@ impl Plan {
     /// The plan of a packing search's pulls ([`super::back::Backward::pulls_to`]): from
     /// the solved position, each pull takes a box from a square to another, and a box
     /// pulled onto a start square no box has taken yet leaves the board. Played forward,
-    /// each stop of a box becomes a step (consecutive pulls of one box are one stop): its
+    /// each stop of a box becomes a step (consecutive pulls of one box are one stop, and a
+    /// pull that leaves its box where it stood is none): its
     /// goal at its last stop, a parking square before. Boxes still on the board at the end
     /// and not on a start square of their own are relaxed: their squares are the first
     /// steps (as are goals whose box never moved).
@@ -209,6 +210,12 @@ impl Plan {
             let j = who[from as usize];
             debug_assert!(j != NONE, "a pull moves a box");
             if j == NONE {
+                continue;
+            }
+            // A macro pull that brings its box back to its square (the player ends on
+            // another side) is no stop of the box: as a step it would park the box where
+            // it already stands.
+            if from == to && !(is_start[to as usize] && !used[to as usize]) {
                 continue;
             }
             who[from as usize] = NONE;
