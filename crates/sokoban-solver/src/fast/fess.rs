@@ -95,6 +95,10 @@ pub struct Config {
     pub corral_moves: bool,
     /// The area joiner advises (rules strategy): a move that leaves fewer player areas.
     pub area_joiner: bool,
+    /// Every new position whose move shuts off an area beside the moved box gets a stuck
+    /// test of that pocket ([`Fess::pocket_groups`]) before it is stored, not only once
+    /// its subtree has grown (the scored strategy: see [`STRATEGIES`](super::STRATEGIES)).
+    pub pocket_moves: bool,
 }
 
 impl Default for Config {
@@ -105,6 +109,7 @@ impl Default for Config {
             scored: false,
             corral_moves: false,
             area_joiner: true,
+            pocket_moves: false,
         }
     }
 }
@@ -319,6 +324,10 @@ pub struct Fess {
     /// The boxes near the moved box, and which are taken (local stuck test).
     local: Vec<u16>,
     local_taken: Vec<bool>,
+    /// Scratch of the pocket search ([`Fess::pocket_groups_at`]).
+    pocket_seen: Vec<u32>,
+    pocket_stamp: u32,
+    pocket_queue: Vec<u16>,
     pub stats: FessStats,
 }
 
@@ -381,6 +390,9 @@ impl Fess {
             mark_stamp: 0,
             local: Vec::new(),
             local_taken: vec![false; p.n],
+            pocket_seen: vec![0; p.n],
+            pocket_stamp: 0,
+            pocket_queue: Vec::with_capacity(p.n),
             stats: FessStats::default(),
             config,
             a,
@@ -616,6 +628,11 @@ impl Fess {
             self.seen.insert(key, DEAD);
             return None;
         }
+        if self.config.pocket_moves && self.pocket_beside_stuck(&p, m.to) {
+            self.stats.deadlocks += 1;
+            self.seen.insert(key, DEAD);
+            return None;
+        }
         let id = self.store(parent, mv, weight);
         self.seen.insert(key, id);
         self.loaded = id;
@@ -679,6 +696,27 @@ impl Fess {
             self.stats.patterns += 1;
         }
         true
+    }
+
+    /// The position in the state (flooded), its box just moved to `to`: does the move shut
+    /// off an area beside the box whose pocket is stuck ([`Fess::pocket_groups`], at most
+    /// [`POCKET_LIMIT`] positions)? No pattern is learned.
+    fn pocket_beside_stuck(&mut self, p: &Problem, to: u16) -> bool {
+        let near = p.nbr[to as usize];
+        let shuts = near
+            .iter()
+            .any(|&u| u != NONE && !self.st.occupied[u as usize] && !self.st.flood.reached(u));
+        if !shuts {
+            return false;
+        }
+        let occupied = std::mem::take(&mut self.st.occupied);
+        let groups = self.pocket_groups_at(p, &occupied, self.st.norm, near.into_iter());
+        self.st.occupied = occupied;
+        let mut learned = self.learned.borrow_mut();
+        groups.iter().any(|g| {
+            self.stats.stuck_tests += 1;
+            learned.stuck.run(p, g, self.st.player, POCKET_LIMIT) == Verdict::Stuck
+        })
     }
 
     /// Count the new node `id` in its ancestors' subtrees; test an ancestor whose subtree
@@ -766,18 +804,42 @@ impl Fess {
         for &b in boxes {
             occupied[b as usize] = true;
         }
-        self.flood.flood(p, &occupied, norm);
-        let mut seen = vec![false; p.n];
-        let mut taken = vec![false; p.n];
+        self.pocket_groups_at(p, &occupied, norm, 0..p.n as u16)
+    }
+
+    /// [`Fess::pocket_groups`] of the position whose boxes are `occupied`, for the pockets
+    /// holding one of the squares `starts` (`NONE` entries are skipped).
+    fn pocket_groups_at(
+        &mut self,
+        p: &Problem,
+        occupied: &[bool],
+        norm: u16,
+        starts: impl Iterator<Item = u16>,
+    ) -> Vec<Vec<u16>> {
+        self.flood.flood(p, occupied, norm);
+        // Scratch kept between calls: pocket squares marked with this call's stamp, and
+        // `local_taken` (all clear between uses).
+        let mut seen = std::mem::take(&mut self.pocket_seen);
+        let mut taken = std::mem::take(&mut self.local_taken);
+        let mut queue = std::mem::take(&mut self.pocket_queue);
+        if self.pocket_stamp == u32::MAX {
+            seen.fill(0);
+            self.pocket_stamp = 0;
+        }
+        self.pocket_stamp += 1;
+        let stamp = self.pocket_stamp;
         let mut groups = Vec::new();
-        let mut queue = Vec::new();
-        for s0 in 0..p.n as u16 {
-            if occupied[s0 as usize] || seen[s0 as usize] || self.flood.reached(s0) {
+        for s0 in starts {
+            if s0 == NONE
+                || occupied[s0 as usize]
+                || seen[s0 as usize] == stamp
+                || self.flood.reached(s0)
+            {
                 continue;
             }
             queue.clear();
             queue.push(s0);
-            seen[s0 as usize] = true;
+            seen[s0 as usize] = stamp;
             let mut group = Vec::new();
             let mut head = 0;
             while head < queue.len() {
@@ -792,8 +854,8 @@ impl Fess {
                             taken[u as usize] = true;
                             group.push(u);
                         }
-                    } else if !seen[u as usize] {
-                        seen[u as usize] = true;
+                    } else if seen[u as usize] != stamp {
+                        seen[u as usize] = stamp;
                         queue.push(u);
                     }
                 }
@@ -812,13 +874,16 @@ impl Fess {
             }
             if queue.len() <= POCKET_AREA
                 && fence <= LOCAL_MAX_BOXES
-                && (2..boxes.len()).contains(&group.len())
+                && (2..self.nb).contains(&group.len())
             {
                 group.truncate(LOCAL_MAX_BOXES);
                 group.sort_unstable();
                 groups.push(group);
             }
         }
+        self.pocket_seen = seen;
+        self.local_taken = taken;
+        self.pocket_queue = queue;
         groups
     }
 
@@ -1540,7 +1605,18 @@ mod tests {
         let at = |r: usize, c: usize| p.compact[r * 9 + c];
         let mut want = vec![at(1, 3), at(1, 4), at(2, 2), at(2, 4), at(3, 3)];
         want.sort_unstable();
-        assert_eq!(f.pocket_groups(&p, &boxes, player), vec![want]);
+        assert_eq!(f.pocket_groups(&p, &boxes, player), vec![want.clone()]);
+        // From the squares beside one box (as after a move): the pocket beside it only.
+        let mut occupied = vec![false; p.n];
+        for &b in &boxes {
+            occupied[b as usize] = true;
+        }
+        let beside = |f: &mut Fess, s: u16| {
+            let near = p.nbr[s as usize];
+            f.pocket_groups_at(&p, &occupied, player, near.into_iter())
+        };
+        assert_eq!(beside(&mut f, at(3, 3)), vec![want]);
+        assert!(beside(&mut f, at(4, 5)).is_empty(), "no pocket beside the lone box");
         // Opened (the player next to the pocket's square): no pocket.
         let mut open: Vec<u16> = boxes.iter().copied().filter(|&b| b != at(3, 3)).collect();
         open.push(at(3, 6));

@@ -215,7 +215,8 @@ impl Plan {
             // A macro pull that brings its box back to its square (the player ends on
             // another side) is no stop of the box: as a step it would park the box where
             // it already stands.
-            if from == to && !(is_start[to as usize] && !used[to as usize]) {
+            let leaves = is_start[to as usize] && !used[to as usize];
+            if from == to && !leaves {
                 continue;
             }
             who[from as usize] = NONE;
