@@ -444,13 +444,18 @@ impl Solver {
 
     /// Search for up to about `slice_ms` milliseconds (checking the clock every 1024 nodes,
     /// or every few moves of the fast search), returning early at the end of an iteration or
-    /// when progress is due.
+    /// when progress is due. A slice of zero (or less) searches nothing: it reports the
+    /// progress so far (a page shows the set-up read-out before the first real slice, even
+    /// when the search then takes only a moment).
     pub fn step(&mut self, clock: &dyn Clock, slice_ms: f64) -> Step {
         if let Some(r) = &self.done {
             return Step::Done(r.clone());
         }
         let now = clock.now_ms();
         let t0 = *self.t0.get_or_insert(now);
+        if slice_ms <= 0.0 {
+            return Step::Running(self.progress(clock));
+        }
         let slice_end = now + slice_ms;
         loop {
             if let Some(limit) = self.options.time_limit_ms {

@@ -145,6 +145,20 @@ fn memory_budget_and_cancellation_end_the_search_cleanly() {
         }
     };
     assert!(matches!(r.status, Status::Limit(Limit::Nodes) | Status::Solved), "{:?}", r.status);
+    // A zero-length slice searches nothing: it reports the set-up (what a page shows at
+    // once); the next slice searches.
+    let mut s = Solver::new(&level, &level.start, fast_options()).unwrap();
+    match s.step(&clock, 0.0) {
+        Step::Running(p) => assert_eq!(p.nodes, 0, "no move made"),
+        Step::Done(r) => panic!("a zero slice ended the search: {:?}", r.status),
+    }
+    assert!(matches!(s.step(&clock, 0.0), Step::Running(p) if p.nodes == 0));
+    let r = loop {
+        if let Step::Done(r) = s.step(&clock, 50.0) {
+            break r;
+        }
+    };
+    assert!(r.nodes > 0, "the search ran");
     // Cancelled at once.
     let mut s = Solver::new(&level, &level.start, fast_options()).unwrap();
     let r = s.cancel(&clock);
