@@ -324,10 +324,8 @@ pub struct Fess {
     /// The boxes near the moved box, and which are taken (local stuck test).
     local: Vec<u16>,
     local_taken: Vec<bool>,
-    /// Scratch of the pocket search ([`Fess::pocket_groups_at`]).
-    pocket_seen: Vec<u32>,
-    pocket_stamp: u32,
-    pocket_queue: Vec<u16>,
+    /// Scratch of the pocket search ([`Pockets::groups`]).
+    pockets: Pockets,
     pub stats: FessStats,
 }
 
@@ -390,9 +388,7 @@ impl Fess {
             mark_stamp: 0,
             local: Vec::new(),
             local_taken: vec![false; p.n],
-            pocket_seen: vec![0; p.n],
-            pocket_stamp: 0,
-            pocket_queue: Vec::with_capacity(p.n),
+            pockets: Pockets::new(p.n),
             stats: FessStats::default(),
             config,
             a,
@@ -709,9 +705,15 @@ impl Fess {
         if !shuts {
             return false;
         }
-        let occupied = std::mem::take(&mut self.st.occupied);
-        let groups = self.pocket_groups_at(p, &occupied, self.st.norm, near.into_iter());
-        self.st.occupied = occupied;
+        // The state's own flood is the player's area: no second flood.
+        let st = &self.st;
+        let groups = self.pockets.groups(
+            p,
+            self.nb,
+            &st.occupied,
+            |s| st.flood.reached(s),
+            near.into_iter(),
+        );
         let mut learned = self.learned.borrow_mut();
         groups.iter().any(|g| {
             self.stats.stuck_tests += 1;
@@ -817,74 +819,8 @@ impl Fess {
         starts: impl Iterator<Item = u16>,
     ) -> Vec<Vec<u16>> {
         self.flood.flood(p, occupied, norm);
-        // Scratch kept between calls: pocket squares marked with this call's stamp, and
-        // `local_taken` (all clear between uses).
-        let mut seen = std::mem::take(&mut self.pocket_seen);
-        let mut taken = std::mem::take(&mut self.local_taken);
-        let mut queue = std::mem::take(&mut self.pocket_queue);
-        if self.pocket_stamp == u32::MAX {
-            seen.fill(0);
-            self.pocket_stamp = 0;
-        }
-        self.pocket_stamp += 1;
-        let stamp = self.pocket_stamp;
-        let mut groups = Vec::new();
-        for s0 in starts {
-            if s0 == NONE
-                || occupied[s0 as usize]
-                || seen[s0 as usize] == stamp
-                || self.flood.reached(s0)
-            {
-                continue;
-            }
-            queue.clear();
-            queue.push(s0);
-            seen[s0 as usize] = stamp;
-            let mut group = Vec::new();
-            let mut head = 0;
-            while head < queue.len() {
-                let s = queue[head];
-                head += 1;
-                for &u in &p.nbr[s as usize] {
-                    if u == NONE {
-                        continue;
-                    }
-                    if occupied[u as usize] {
-                        if !taken[u as usize] {
-                            taken[u as usize] = true;
-                            group.push(u);
-                        }
-                    } else if seen[u as usize] != stamp {
-                        seen[u as usize] = stamp;
-                        queue.push(u);
-                    }
-                }
-            }
-            let fence = group.len();
-            for k in 0..fence {
-                for &u in &p.nbr[group[k] as usize] {
-                    if u != NONE && occupied[u as usize] && !taken[u as usize] {
-                        taken[u as usize] = true;
-                        group.push(u);
-                    }
-                }
-            }
-            for &b in &group {
-                taken[b as usize] = false;
-            }
-            if queue.len() <= POCKET_AREA
-                && fence <= LOCAL_MAX_BOXES
-                && (2..self.nb).contains(&group.len())
-            {
-                group.truncate(LOCAL_MAX_BOXES);
-                group.sort_unstable();
-                groups.push(group);
-            }
-        }
-        self.pocket_seen = seen;
-        self.local_taken = taken;
-        self.pocket_queue = queue;
-        groups
+        let flood = &self.flood;
+        self.pockets.groups(p, self.nb, occupied, |s| flood.reached(s), starts)
     }
 
     /// Mark node `id` dead, and every stored descendant of a dead node (in one pass:
@@ -1430,6 +1366,92 @@ pub(super) fn pushes_to_node(
         debug_assert!(ok.is_some(), "a stored move is possible from its parent");
     }
     out
+}
+
+/// The pockets of a position (see [`Fess::pocket_groups`]), with scratch kept between
+/// calls: pocket squares marked with the call's stamp, box marks all clear between calls.
+struct Pockets {
+    seen: Vec<u32>,
+    stamp: u32,
+    queue: Vec<u16>,
+    taken: Vec<bool>,
+}
+
+impl Pockets {
+    fn new(n: usize) -> Pockets {
+        Pockets { seen: vec![0; n], stamp: 0, queue: Vec::with_capacity(n), taken: vec![false; n] }
+    }
+
+    /// The stuck-test sets of the areas holding one of the squares `starts` (`NONE`
+    /// entries are skipped) that the player cannot reach (`reached`) in the position whose
+    /// `nb` boxes are `occupied`: per area of at most [`POCKET_AREA`] squares, the boxes
+    /// round it and those beside them, [`LOCAL_MAX_BOXES`] at most, sorted.
+    fn groups(
+        &mut self,
+        p: &Problem,
+        nb: usize,
+        occupied: &[bool],
+        reached: impl Fn(u16) -> bool,
+        starts: impl Iterator<Item = u16>,
+    ) -> Vec<Vec<u16>> {
+        if self.stamp == u32::MAX {
+            self.seen.fill(0);
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        let stamp = self.stamp;
+        let (seen, taken, queue) = (&mut self.seen, &mut self.taken, &mut self.queue);
+        let mut groups = Vec::new();
+        for s0 in starts {
+            if s0 == NONE || occupied[s0 as usize] || seen[s0 as usize] == stamp || reached(s0) {
+                continue;
+            }
+            queue.clear();
+            queue.push(s0);
+            seen[s0 as usize] = stamp;
+            let mut group = Vec::new();
+            let mut head = 0;
+            while head < queue.len() {
+                let s = queue[head];
+                head += 1;
+                for &u in &p.nbr[s as usize] {
+                    if u == NONE {
+                        continue;
+                    }
+                    if occupied[u as usize] {
+                        if !taken[u as usize] {
+                            taken[u as usize] = true;
+                            group.push(u);
+                        }
+                    } else if seen[u as usize] != stamp {
+                        seen[u as usize] = stamp;
+                        queue.push(u);
+                    }
+                }
+            }
+            let fence = group.len();
+            for k in 0..fence {
+                for &u in &p.nbr[group[k] as usize] {
+                    if u != NONE && occupied[u as usize] && !taken[u as usize] {
+                        taken[u as usize] = true;
+                        group.push(u);
+                    }
+                }
+            }
+            for &b in &group {
+                taken[b as usize] = false;
+            }
+            if queue.len() <= POCKET_AREA
+                && fence <= LOCAL_MAX_BOXES
+                && (2..nb).contains(&group.len())
+            {
+                group.truncate(LOCAL_MAX_BOXES);
+                group.sort_unstable();
+                groups.push(group);
+            }
+        }
+        groups
+    }
 }
 
 /// Experiment switches (development only), from the `FESS` environment variable.

@@ -63,9 +63,10 @@ const PROBE_MOVES: u64 = 25_000;
 /// -> 2.4 s, 28 14.9 -> 7.9 s; 44 1.6 -> 8.1 s, 14 1.4 -> 4.5 s; 77.8 s instead of 73.8 s
 /// on the 83 both solve). The pocket test in every strategy loses 52, which the rules
 /// strategy solves; with as many moves each, 89 is not solved in 60 s. (Earlier, as many
-/// moves each had given 80 levels where a fifth of them gave 76.) The third, the rules strategy without the area joiner, is a probe with a small share that
-/// stops after `PROBE_MOVES` (25,000) moves: alone it solves fewer levels, but some at once that
-/// the others never do (XSokoban 42 in 248 moves).
+/// moves each had given 80 levels where a fifth of them gave 76.) The third, the rules
+/// strategy without the area joiner, is a probe with a small share that stops after
+/// `PROBE_MOVES` (25,000) moves: alone it solves fewer levels, but some at once that the
+/// others never do (XSokoban 42 in 248 moves).
 pub const STRATEGIES: [Strategy; 3] = [
     Strategy {
         name: "FESS rules",
@@ -620,16 +621,16 @@ pub fn draw_plan(level: &sokoban_core::Level, p: &Problem, plan: &Plan) -> Strin
         plan.relaxed,
         plan.parking_steps()
     ));
-    let at = |s: u16| board.row_col(p.board_sq[s as usize]);
-    let steps: Vec<String> = plan
-        .steps
-        .iter()
-        .map(|st| match st.then {
-            crate::problem::NONE => format!("{:?}", at(st.square)),
-            then => format!("park {:?} then {:?}", at(st.square), at(then)),
-        })
-        .collect();
     if plan.parking_steps() > 0 {
+        let at = |s: u16| board.row_col(p.board_sq[s as usize]);
+        let steps: Vec<String> = plan
+            .steps
+            .iter()
+            .map(|st| match st.then {
+                crate::problem::NONE => format!("{:?}", at(st.square)),
+                then => format!("park {:?} then {:?}", at(st.square), at(then)),
+            })
+            .collect();
         out.push_str(&format!("steps: {}\n", steps.join(", ")));
     }
     out
