@@ -1,6 +1,6 @@
 // The solver panel in Fewest pushes mode (the IDA*): Solve (live progress, then an
 // animated replay that ends solved), Cancel of a long search, Hint, the unsolvable / limit
-// messages, a worker that dies. Fast mode (the default) is in fast-solver.test.mjs. Saves
+// messages, the worker started with the page, a worker that dies. Fast mode (the default) is in fast-solver.test.mjs. Saves
 // solver.png (the whole page), solver-panel.png (the panel after solving) and
 // solver-running.png.
 import { test } from 'node:test';
@@ -116,18 +116,34 @@ test('the solver says when there is no solution, and when a time limit stops it'
   await page.context().close();
 });
 
-test('a solver worker that dies or does not answer is replaced by a fresh one (fast mode)', async () => {
+test('the fast search\'s worker starts with the page, before any search', async () => {
   const page = await playing(app, ROOM);
-  // A worker that fails to start: the page says so.
-  await page.route('**/solver-worker.js', (route) => route.fulfill({
+  for (let i = 0; i < 100 && page.workers().length === 0; i++) await page.waitForTimeout(20);
+  assert.equal(page.workers().length, 1, 'one worker, started as the page loaded');
+  assert.equal(await page.evaluate(() => window.app.searches()), 0, 'no search yet');
+  // The first Solve uses it: still one worker, and the level is solved.
+  await button(page, 'Solve').click();
+  await waitSolverState(page, /Solved: 4 pushes/);
+  assert.equal(page.workers().length, 1);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('a solver worker that dies or does not answer is replaced by a fresh one (fast mode)', async () => {
+  // A worker that fails to start (the page starts one as it loads, and again for the
+  // search): the page says so.
+  const ctx = await app.browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+  await ctx.route('**/solver-worker.js', (route) => route.fulfill({
     contentType: 'text/javascript', body: 'throw new Error("worker broke");',
   }));
+  const page = await playing(app, ROOM, { context: ctx });
+  assert.doesNotMatch(await solverState(page), /stopped unexpectedly/, 'no word of the worker before a search');
   await button(page, 'Solve').click();
   await waitSolverState(page, /stopped unexpectedly.*fresh solver/, 10000);
   assert.equal(await button(page, 'Solve').isDisabled(), false);
   // A worker that ignores every message: Cancel terminates it after a second.
-  await page.unroute('**/solver-worker.js');
-  await page.route('**/solver-worker.js', (route) => route.fulfill({
+  await ctx.unroute('**/solver-worker.js');
+  await ctx.route('**/solver-worker.js', (route) => route.fulfill({
     contentType: 'text/javascript', body: 'self.onmessage = () => {};',
   }));
   await button(page, 'Solve').click();
@@ -135,7 +151,7 @@ test('a solver worker that dies or does not answer is replaced by a fresh one (f
   await button(page, 'Cancel').click();
   await waitSolverState(page, /Cancelled.*did not answer/, 3000);
   // The real worker again: solving works.
-  await page.unroute('**/solver-worker.js');
+  await ctx.unroute('**/solver-worker.js');
   await button(page, 'Solve').click();
   await waitSolverState(page, /Solved: 4 pushes/);
   await button(page, 'Skip to end').click();

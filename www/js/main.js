@@ -1596,6 +1596,9 @@ async function main() {
   registerOffline(() => {
     $('offline-state').hidden = false;
   });
+  // The fast search's worker loads its wasm now, while the person looks at the level:
+  // the first Hint or Solve does not wait for it.
+  fastSolver.warm();
   document.documentElement.dataset.ready = 'true';
 }
 

@@ -25,6 +25,12 @@ export class SolverClient {
     return this.job !== null;
   }
 
+  /** Start the worker ahead of the first search, so that Solve or Hint does not wait for
+   *  it to load the solver's wasm (a worker that fails to start is started again then). */
+  warm() {
+    if (!this.worker) this.spawn();
+  }
+
   spawn() {
     const w = new Worker(new URL('./solver-worker.js', import.meta.url), { type: 'module' });
     w.onmessage = (e) => this.onMessage(e.data);
