@@ -1,8 +1,8 @@
 // The solver panel in Fewest pushes mode (the IDA*): Solve (live progress, then an
 // animated replay that ends solved), Cancel of a long search, Hint, the unsolvable / limit
-// messages, the worker started with the page, a worker that dies. Fast mode (the default) is in fast-solver.test.mjs. Saves
-// solver.png (the whole page), solver-panel.png (the panel after solving) and
-// solver-running.png.
+// messages, the worker started with the page, a worker that dies. Fast mode (the default)
+// is in fast-solver.test.mjs. Saves solver.png (the whole page), solver-panel.png (the
+// panel after solving) and solver-running.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
