@@ -107,7 +107,7 @@ pub struct Config {
     /// The area joiner advises (rules strategy): a move that leaves fewer player areas.
     pub area_joiner: bool,
     /// Every new position whose move shuts off an area beside the moved box gets a stuck
-    /// test of that pocket ([`Fess::pocket_groups`]) before it is stored, not only once
+    /// test of that pocket ([`Pockets::find`]) before it is stored, not only once
     /// its subtree has grown (the scored strategy: see [`STRATEGIES`](super::STRATEGIES)).
     pub pocket_moves: bool,
 }
@@ -708,30 +708,24 @@ impl Fess {
     }
 
     /// The position in the state (flooded), its box just moved to `to`: does the move shut
-    /// off an area beside the box whose pocket is stuck ([`Fess::pocket_groups`], at most
+    /// off an area beside the box whose pocket is stuck ([`Pockets::find`], at most
     /// [`POCKET_LIMIT`] positions)? No pattern is learned.
     fn pocket_beside_stuck(&mut self, p: &Problem, to: u16) -> bool {
-        let near = p.nbr[to as usize];
-        let shuts = near
-            .iter()
-            .any(|&u| u != NONE && !self.st.occupied[u as usize] && !self.st.flood.reached(u));
-        if !shuts {
-            return false;
-        }
         // The state's own flood is the player's area: no second flood.
         let st = &self.st;
-        let groups = self.pockets.groups(
+        let (stats, mut learned) = (&mut self.stats, self.learned.borrow_mut());
+        let near = p.nbr[to as usize].into_iter();
+        self.pockets.find(
             p,
             self.nb,
             &st.occupied,
             |s| st.flood.reached(s),
-            near.into_iter(),
-        );
-        let mut learned = self.learned.borrow_mut();
-        groups.iter().any(|g| {
-            self.stats.stuck_tests += 1;
-            learned.stuck.run(p, g, self.st.player, POCKET_LIMIT) == Verdict::Stuck
-        })
+            near,
+            |g| {
+                stats.stuck_tests += 1;
+                learned.stuck.run(p, g, st.player, POCKET_LIMIT) == Verdict::Stuck
+            },
+        )
     }
 
     /// Count the new node `id` in its ancestors' subtrees; test an ancestor whose subtree
@@ -812,38 +806,33 @@ impl Fess {
     }
 
     /// Some pocket of the position `boxes` (sorted; the player's area holds `norm`) whose
-    /// boxes are stuck ([`Fess::pocket_groups`]).
+    /// boxes are stuck ([`Pockets::find`] over the whole board). (XSokoban 89: a box
+    /// pushed beside a column that boxes close at both ends, none of which can ever leave
+    /// it; the test near the move takes in more boxes and gives up.)
     fn pocket_stuck(&mut self, p: &Problem, boxes: &[u16], norm: u16) -> bool {
-        let groups = self.pocket_groups(p, boxes, norm);
+        let occupied = self.flood_position(p, boxes, norm);
+        let flood = &self.flood;
         let mut learned = self.learned.borrow_mut();
-        groups.iter().any(|g| learned.stuck.run(p, g, norm, POCKET_LIMIT) == Verdict::Stuck)
+        let all = 0..p.n as u16;
+        self.pockets.find(
+            p,
+            self.nb,
+            &occupied,
+            |s| flood.reached(s),
+            all,
+            |g| learned.stuck.run(p, g, norm, POCKET_LIMIT) == Verdict::Stuck,
+        )
     }
 
-    /// For each area of at most [`POCKET_AREA`] squares that the player cannot reach in the
-    /// position `boxes` (sorted; the player's area holds `norm`): the boxes round it and the
-    /// boxes beside those, [`LOCAL_MAX_BOXES`] at most, sorted — sets for the stuck test.
-    /// (XSokoban 89: a box pushed beside a column that boxes close at both ends, none of
-    /// which can ever leave it; the test near the move takes in more boxes and gives up.)
-    fn pocket_groups(&mut self, p: &Problem, boxes: &[u16], norm: u16) -> Vec<Vec<u16>> {
+    /// The squares holding a box in the position `boxes`, with the player's area (holding
+    /// `norm`) flooded in `self.flood`.
+    fn flood_position(&mut self, p: &Problem, boxes: &[u16], norm: u16) -> Vec<bool> {
         let mut occupied = vec![false; p.n];
         for &b in boxes {
             occupied[b as usize] = true;
         }
-        self.pocket_groups_at(p, &occupied, norm, 0..p.n as u16)
-    }
-
-    /// [`Fess::pocket_groups`] of the position whose boxes are `occupied`, for the pockets
-    /// holding one of the squares `starts` (`NONE` entries are skipped).
-    fn pocket_groups_at(
-        &mut self,
-        p: &Problem,
-        occupied: &[bool],
-        norm: u16,
-        starts: impl Iterator<Item = u16>,
-    ) -> Vec<Vec<u16>> {
-        self.flood.flood(p, occupied, norm);
-        let flood = &self.flood;
-        self.pockets.groups(p, self.nb, occupied, |s| flood.reached(s), starts)
+        self.flood.flood(p, &occupied, norm);
+        occupied
     }
 
     /// Mark node `id` dead, and every stored descendant of a dead node (in one pass:
@@ -1391,40 +1380,50 @@ pub(super) fn pushes_to_node(
     out
 }
 
-/// The pockets of a position (see [`Fess::pocket_groups`]), with scratch kept between
-/// calls: pocket squares marked with the call's stamp, box marks all clear between calls.
+/// The pockets of a position, for the stuck test: the areas the player cannot reach, each
+/// with the boxes round it and those beside them. Scratch is kept between calls: pocket
+/// squares marked with the call's stamp, box marks all clear between calls.
 struct Pockets {
     seen: Vec<u32>,
     stamp: u32,
     queue: Vec<u16>,
     taken: Vec<bool>,
+    group: Vec<u16>,
 }
 
 impl Pockets {
     fn new(n: usize) -> Pockets {
-        Pockets { seen: vec![0; n], stamp: 0, queue: Vec::with_capacity(n), taken: vec![false; n] }
+        Pockets {
+            seen: vec![0; n],
+            stamp: 0,
+            queue: Vec::with_capacity(n),
+            taken: vec![false; n],
+            group: Vec::new(),
+        }
     }
 
-    /// The stuck-test sets of the areas holding one of the squares `starts` (`NONE`
-    /// entries are skipped) that the player cannot reach (`reached`) in the position whose
-    /// `nb` boxes are `occupied`: per area of at most [`POCKET_AREA`] squares, the boxes
-    /// round it and those beside them, [`LOCAL_MAX_BOXES`] at most, sorted.
-    fn groups(
+    /// For the areas holding one of the squares `starts` (`NONE` entries are skipped)
+    /// that the player cannot reach (`reached`) in the position whose `nb` boxes are
+    /// `occupied`: per area of at most [`POCKET_AREA`] squares, the boxes round it and
+    /// those beside them ([`LOCAL_MAX_BOXES`] at most, sorted) go to `test`, one area
+    /// after another, until it says true; returns whether it did.
+    fn find(
         &mut self,
         p: &Problem,
         nb: usize,
         occupied: &[bool],
         reached: impl Fn(u16) -> bool,
         starts: impl Iterator<Item = u16>,
-    ) -> Vec<Vec<u16>> {
+        mut test: impl FnMut(&[u16]) -> bool,
+    ) -> bool {
         if self.stamp == u32::MAX {
             self.seen.fill(0);
             self.stamp = 0;
         }
         self.stamp += 1;
         let stamp = self.stamp;
-        let (seen, taken, queue) = (&mut self.seen, &mut self.taken, &mut self.queue);
-        let mut groups = Vec::new();
+        let (seen, taken, queue, group) =
+            (&mut self.seen, &mut self.taken, &mut self.queue, &mut self.group);
         for s0 in starts {
             if s0 == NONE || occupied[s0 as usize] || seen[s0 as usize] == stamp || reached(s0) {
                 continue;
@@ -1432,7 +1431,7 @@ impl Pockets {
             queue.clear();
             queue.push(s0);
             seen[s0 as usize] = stamp;
-            let mut group = Vec::new();
+            group.clear();
             let mut head = 0;
             while head < queue.len() {
                 let s = queue[head];
@@ -1461,7 +1460,7 @@ impl Pockets {
                     }
                 }
             }
-            for &b in &group {
+            for &b in group.iter() {
                 taken[b as usize] = false;
             }
             if queue.len() <= POCKET_AREA
@@ -1470,10 +1469,12 @@ impl Pockets {
             {
                 group.truncate(LOCAL_MAX_BOXES);
                 group.sort_unstable();
-                groups.push(group);
+                if test(group) {
+                    return true;
+                }
             }
         }
-        groups
+        false
     }
 }
 
@@ -1556,6 +1557,34 @@ fn scored_advice(own: &Score, cands: &[(Move, Score)]) -> [usize; 5] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl Fess {
+        /// The sets [`Fess::pocket_stuck`] tests, for the pockets holding one of the
+        /// squares `starts`, in the position whose boxes are `boxes` (sorted).
+        fn pocket_groups(
+            &mut self,
+            p: &Problem,
+            boxes: &[u16],
+            norm: u16,
+            starts: impl Iterator<Item = u16>,
+        ) -> Vec<Vec<u16>> {
+            let occupied = self.flood_position(p, boxes, norm);
+            let flood = &self.flood;
+            let mut out = Vec::new();
+            self.pockets.find(
+                p,
+                self.nb,
+                &occupied,
+                |s| flood.reached(s),
+                starts,
+                |g| {
+                    out.push(g.to_vec());
+                    false
+                },
+            );
+            out
+        }
+    }
     use crate::fast::board::Layout;
     use crate::fast::plan::Plan;
     use sokoban_core::format::parse_level;
@@ -1650,15 +1679,12 @@ mod tests {
         let at = |r: usize, c: usize| p.compact[r * 9 + c];
         let mut want = vec![at(1, 3), at(1, 4), at(2, 2), at(2, 4), at(3, 3)];
         want.sort_unstable();
-        assert_eq!(f.pocket_groups(&p, &boxes, player), vec![want.clone()]);
+        let all = || 0..p.n as u16;
+        assert_eq!(f.pocket_groups(&p, &boxes, player, all()), vec![want.clone()]);
         // From the squares beside one box (as after a move): the pocket beside it only.
-        let mut occupied = vec![false; p.n];
-        for &b in &boxes {
-            occupied[b as usize] = true;
-        }
         let beside = |f: &mut Fess, s: u16| {
             let near = p.nbr[s as usize];
-            f.pocket_groups_at(&p, &occupied, player, near.into_iter())
+            f.pocket_groups(&p, &boxes, player, near.into_iter())
         };
         assert_eq!(beside(&mut f, at(3, 3)), vec![want]);
         assert!(beside(&mut f, at(4, 5)).is_empty(), "no pocket beside the lone box");
@@ -1666,7 +1692,7 @@ mod tests {
         let mut open: Vec<u16> = boxes.iter().copied().filter(|&b| b != at(3, 3)).collect();
         open.push(at(3, 6));
         open.sort_unstable();
-        assert!(f.pocket_groups(&p, &open, player).is_empty());
+        assert!(f.pocket_groups(&p, &open, player, all()).is_empty());
     }
 
     /// The stuck test of a whole position runs while its positions searched stay within
