@@ -69,15 +69,16 @@ impl Corrals {
         self.next
     }
 
-    /// Analyse the corrals of a position. `has_box(s)` where a box stands;
-    /// `reach[s] == stamp` where the player can go. On [`Verdict::Only`], `out` holds the
+    /// Analyse the corrals of a position. `has_box(s)` where a box stands; `reached(s)`
+    /// where the player can go; `outside` gives (in increasing order) at least every square
+    /// with neither, the squares of the corrals. On [`Verdict::Only`], `out` holds the
     /// pushes (box square, direction) of the PI-corral with the fewest of them.
     pub fn analyse(
         &mut self,
         p: &Problem,
         has_box: impl Fn(usize) -> bool,
-        reach: &[u32],
-        stamp: u32,
+        reached: impl Fn(u16) -> bool,
+        outside: impl Iterator<Item = u16>,
         last: u16,
         out: &mut Vec<(u16, u8)>,
     ) -> Verdict {
@@ -93,8 +94,9 @@ impl Corrals {
         out.clear();
         self.suspects.clear();
         self.suspect_ends.clear();
-        for s0 in 0..n {
-            if has_box(s0) || reach[s0] == stamp {
+        for s0 in outside {
+            let s0 = s0 as usize;
+            if has_box(s0) || reached(s0 as u16) {
                 continue;
             }
             let l = self.label[s0];
@@ -162,7 +164,7 @@ impl Corrals {
                         if p.dead[t as usize] {
                             continue;
                         }
-                        if reach[s as usize] != stamp {
+                        if !reached(s) {
                             pi = false; // P fails
                             break 'boxes;
                         }

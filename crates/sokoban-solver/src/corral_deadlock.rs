@@ -19,8 +19,9 @@
 
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
+use crate::bits::PlayerArea;
 use crate::deadlock::freeze_deadlock;
-use crate::problem::{AreaFlood, Keyed, Problem, INF_DIST, NONE};
+use crate::problem::{Keyed, Problem, INF_DIST, NONE};
 
 /// Positions the reduced search may expand before it gives up (not proven). Measured on
 /// Microban 93, 139 and 153: 100 finds nearly every deadlock 2000 does, at a fraction of
@@ -58,7 +59,7 @@ pub struct CorralSearch {
     /// Fewest pushes from each square to the nearest goal (`u32` sum-friendly).
     nearest: Vec<u32>,
     box_on: Vec<bool>,
-    area: AreaFlood,
+    area: PlayerArea,
     walls: Vec<u16>,
     /// Stored positions: `k` box squares then the player square, per position.
     arena: Vec<u16>,
@@ -87,7 +88,7 @@ impl CorralSearch {
         CorralSearch {
             nearest,
             box_on: vec![false; n],
-            area: AreaFlood::new(n),
+            area: PlayerArea::new(p),
             walls: Vec::new(),
             arena: Vec::new(),
             heap: BinaryHeap::new(),
@@ -176,18 +177,21 @@ impl CorralSearch {
             let pl = self.arena[base + k];
             for &b in boxes.iter() {
                 self.box_on[b as usize] = true;
+                self.area.set_box(b, true);
             }
             let norm = self.area.flood(p, &self.box_on, pl);
             let hash = boxes.iter().fold(0u64, |h, &b| h ^ p.z_box[b as usize]);
             if !self.seen.insert(hash ^ p.z_player[norm as usize]) {
                 for &b in boxes.iter() {
                     self.box_on[b as usize] = false;
+                    self.area.set_box(b, false);
                 }
                 continue;
             }
             if self.area.reached(inside) {
                 for &b in boxes.iter() {
                     self.box_on[b as usize] = false;
+                    self.area.set_box(b, false);
                 }
                 return false;
             }
@@ -196,6 +200,7 @@ impl CorralSearch {
             if expanded > NODE_LIMIT {
                 for &b in boxes.iter() {
                     self.box_on[b as usize] = false;
+                    self.area.set_box(b, false);
                 }
                 return false;
             }
@@ -243,6 +248,7 @@ impl CorralSearch {
             }
             for &b in boxes.iter() {
                 self.box_on[b as usize] = false;
+                self.area.set_box(b, false);
             }
             if solved {
                 return false;

@@ -16,6 +16,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod assign;
+pub mod bits;
 pub mod corral;
 pub mod corral_deadlock;
 pub mod deadlock;

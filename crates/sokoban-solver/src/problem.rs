@@ -3,8 +3,11 @@
 //! and Zobrist keys.
 
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
 use sokoban_core::{Board, Dir, Square};
+
+use crate::bits::BitGrid;
 
 /// "No square" in compact tables.
 pub const NONE: u16 = u16::MAX;
@@ -58,6 +61,9 @@ pub struct Problem {
     pub z_box: Vec<u64>,
     /// Zobrist keys for the (normalized) player square.
     pub z_player: Vec<u64>,
+    /// The floor as a bit grid, for fast floods ([`crate::bits`]); `None` on boards wider
+    /// than 64 columns.
+    pub grid: Option<Arc<BitGrid>>,
 }
 
 /// SplitMix64, for deterministic Zobrist keys.
@@ -156,6 +162,7 @@ impl Problem {
         let mut seed = 0x5EED_5070_BA11_u64;
         let z_box = (0..n).map(|_| splitmix(&mut seed)).collect();
         let z_player = (0..n).map(|_| splitmix(&mut seed)).collect();
+        let grid = BitGrid::new(board, &board_sq).map(Arc::new);
         let mut p = Problem {
             n,
             board_sq,
@@ -172,6 +179,7 @@ impl Problem {
             symmetries: Vec::new(),
             z_box,
             z_player,
+            grid,
         };
         p.symmetries = symmetries(board, &p.compact, &p.board_sq);
         // The per-class tables only serve the player-side refinement of the bound; boards

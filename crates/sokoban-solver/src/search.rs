@@ -740,11 +740,12 @@ impl Engine {
         let stamp = self.stamp;
         let last = if last_box == NONE { NONE } else { self.boxes[last_box as usize] };
         let box_at = &self.box_at;
+        let reach = &self.reach;
         let mut verdict = self.corrals.analyse(
             &self.p,
             |s| box_at[s] != NONE,
-            &self.reach,
-            stamp,
+            |s| reach[s as usize] == stamp,
+            0..self.p.n as u16,
             last,
             &mut self.corral_pushes,
         );

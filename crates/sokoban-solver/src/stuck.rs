@@ -24,6 +24,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
+use crate::bits::PlayerArea;
 use crate::corral::{Corrals, Verdict as CorralVerdict};
 use crate::deadlock::freeze_deadlock;
 use crate::problem::{AreaFlood, Keyed, Problem, INF_DIST, NONE};
@@ -61,7 +62,7 @@ pub struct StuckStats {
 pub struct StuckSearch {
     nearest: Vec<u32>,
     box_on: Vec<bool>,
-    area: AreaFlood,
+    area: PlayerArea,
     walls: Vec<u16>,
     /// Stored positions: the box count, the player square, then the boxes.
     arena: Vec<u16>,
@@ -95,14 +96,14 @@ impl StuckSearch {
         StuckSearch {
             nearest,
             box_on: vec![false; n],
-            area: AreaFlood::new(n),
+            area: PlayerArea::new(p),
             walls: Vec::new(),
             arena: Vec::new(),
             heap: BinaryHeap::new(),
             areas: HashMap::default(),
             area_bits: Vec::new(),
             area_next: Vec::new(),
-            words: n.div_ceil(64),
+            words: PlayerArea::new(p).area_words(p),
             cache: HashMap::default(),
             boxes: Vec::new(),
             corrals: Corrals::new(n, false),
@@ -119,11 +120,10 @@ impl StuckSearch {
         }
         for &b in boxes {
             self.box_on[b as usize] = true;
+            self.area.set_box(b, true);
         }
         let norm = self.area.flood(p, &self.box_on, player);
-        for &b in boxes {
-            self.box_on[b as usize] = false;
-        }
+        self.clear_boxes(boxes);
         let key = hash(p, boxes) ^ p.z_player[norm as usize];
         if let Some(&v) = self.cache.get(&key) {
             self.stats.cache_hits += 1;
@@ -174,6 +174,7 @@ impl StuckSearch {
             }
             for &b in cur.iter() {
                 self.box_on[b as usize] = true;
+                self.area.set_box(b, true);
             }
             self.area.flood(p, &self.box_on, pl);
             self.record_area(key);
@@ -195,13 +196,12 @@ impl StuckSearch {
             }
             // A PI-corral: only its pushes inwards (some solution starts with one), none
             // at all when it can never be opened.
-            let (reach, stamp) = self.area.marks();
-            let box_on = &self.box_on;
+            let (area, box_on) = (&self.area, &self.box_on);
             let only = match self.corrals.analyse(
                 p,
                 |s| box_on[s],
-                reach,
-                stamp,
+                |s| area.reached(s),
+                area.unreached(box_on),
                 NONE,
                 &mut self.corral_pushes,
             ) {
@@ -251,8 +251,8 @@ impl StuckSearch {
     fn searched(&self, key: u64, pl: u16) -> bool {
         let mut r = self.areas.get(&key).copied().unwrap_or(u32::MAX);
         while r != u32::MAX {
-            let w = self.area_bits[r as usize * self.words + pl as usize / 64];
-            if w >> (pl % 64) & 1 != 0 {
+            let at = r as usize * self.words;
+            if self.area.area_has(&self.area_bits[at..at + self.words], pl) {
                 return true;
             }
             r = self.area_next[r as usize];
@@ -265,9 +265,7 @@ impl StuckSearch {
         let r = self.area_next.len() as u32;
         let at = self.area_bits.len();
         self.area_bits.resize(at + self.words, 0);
-        for &s in self.area.area() {
-            self.area_bits[at + s as usize / 64] |= 1 << (s % 64);
-        }
+        self.area.area_bits(&mut self.area_bits[at..]);
         let prev = self.areas.insert(key, r).unwrap_or(u32::MAX);
         self.area_next.push(prev);
     }
@@ -275,6 +273,7 @@ impl StuckSearch {
     fn clear_boxes(&mut self, boxes: &[u16]) {
         for &b in boxes {
             self.box_on[b as usize] = false;
+            self.area.set_box(b, false);
         }
     }
 

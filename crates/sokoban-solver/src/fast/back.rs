@@ -195,11 +195,11 @@ impl Backward {
             self.st.player = s as u16;
             self.st.flood(&p);
             let mut next_to_box = false;
-            for &x in self.st.flood.area() {
+            let occupied = &self.st.occupied;
+            self.st.flood.for_each_square(|x| {
                 zone_seen[x as usize] = true;
-                next_to_box |=
-                    p.nbr[x as usize].iter().any(|&y| y != NONE && self.st.occupied[y as usize]);
-            }
+                next_to_box |= p.nbr[x as usize].iter().any(|&y| y != NONE && occupied[y as usize]);
+            });
             if !next_to_box {
                 continue;
             }

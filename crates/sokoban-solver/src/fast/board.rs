@@ -5,7 +5,8 @@
 use sokoban_core::Board;
 use sokoban_path::{BoxReach, Cells, Grid};
 
-use crate::problem::{AreaFlood, Problem, NONE};
+use crate::bits::PlayerArea;
+use crate::problem::{Problem, NONE};
 
 /// The board laid out for the box searches: the padded grid, the maps between compact and
 /// padded squares, and the empty board's cells with the dead squares closed to boxes.
@@ -79,7 +80,7 @@ pub struct State {
     /// Padded cells with the boxes blocked.
     pub cells: Cells,
     /// The player's area (after [`State::flood`]).
-    pub flood: AreaFlood,
+    pub flood: PlayerArea,
     /// A square of the player's area (the player's own square when known).
     pub player: u16,
     /// The smallest square of the player's area.
@@ -96,7 +97,7 @@ impl State {
             box_at: vec![NONE; p.n],
             occupied: vec![false; p.n],
             cells: layout.base.clone(),
-            flood: AreaFlood::new(p.n),
+            flood: PlayerArea::new(p),
             player: 0,
             norm: 0,
             hash: 0,
@@ -115,6 +116,7 @@ impl State {
         for &b in &self.boxes {
             self.box_at[b as usize] = NONE;
             self.occupied[b as usize] = false;
+            self.flood.set_box(b, false);
             self.cells.unblock(&layout.grid, layout.pad[b as usize] as usize);
         }
         self.boxes.clear();
@@ -123,6 +125,7 @@ impl State {
         for (i, &b) in boxes.iter().enumerate() {
             self.box_at[b as usize] = i as u16;
             self.occupied[b as usize] = true;
+            self.flood.set_box(b, true);
             self.cells.block(&layout.grid, layout.pad[b as usize] as usize);
             self.hash ^= p.z_box[b as usize];
         }
@@ -146,9 +149,11 @@ impl State {
     ) -> usize {
         let from = self.boxes[i];
         self.occupied[from as usize] = false;
+        self.flood.set_box(from, false);
         self.box_at[from as usize] = NONE;
         self.cells.unblock(&layout.grid, layout.pad[from as usize] as usize);
         self.occupied[to as usize] = true;
+        self.flood.set_box(to, true);
         self.cells.block(&layout.grid, layout.pad[to as usize] as usize);
         self.hash ^= p.z_box[from as usize] ^ p.z_box[to as usize];
         // Keep the list sorted: slide the box to its new place.

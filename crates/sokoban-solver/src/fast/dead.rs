@@ -108,9 +108,10 @@ impl DeadTests {
     /// The PI-corral analysis of the position in `st` (its player area flooded), the box
     /// pushed last on `last`; the corral's pushes in `corral_pushes`.
     fn analyse_corrals(&mut self, p: &Problem, st: &State, last: u16) -> Verdict {
-        let (marks, stamp) = st.flood.marks();
         let has_box = |s: usize| st.box_at[s] != NONE;
-        self.corrals.analyse(p, has_box, marks, stamp, last, &mut self.corral_pushes)
+        let reached = |s: u16| st.flood.reached(s);
+        let outside = st.flood.unreached(&st.occupied);
+        self.corrals.analyse(p, has_box, reached, outside, last, &mut self.corral_pushes)
     }
 
     /// A corral that can never be opened, or one next to `last` whose boxes alone cannot

@@ -1,0 +1,404 @@
+//! The player's area as bits: the floor laid out one machine word per row, so that a flood
+//! fills whole runs of a row at once and spreads to the rows above and below with a few word
+//! operations, where [`crate::problem::AreaFlood`] visits square by square. The searches'
+//! hot floods (the fast search's positions, the stuck search, the corral deadlock search)
+//! use it on boards up to 64 columns wide; its answers are the same as `AreaFlood`'s.
+
+use std::sync::Arc;
+
+use sokoban_core::{Board, Square};
+
+use crate::problem::{AreaFlood, Problem, NONE};
+
+/// Where each floor square lies on the bit grid, and the floor.
+#[derive(Clone, Debug)]
+pub struct BitGrid {
+    /// Row and column of each compact square (from the floor's bounding box).
+    pos: Vec<(u8, u8)>,
+    /// Floor bits of each row.
+    floor: Vec<u64>,
+    /// Compact index of the first floor square of each row (compact squares are numbered
+    /// row by row, so the rest follow by counting bits).
+    first: Vec<u16>,
+}
+
+impl BitGrid {
+    /// The grid of a board's floor (`board_sq`: the board square of each compact square, in
+    /// board order); `None` when the floor spans more than 64 columns or 255 rows.
+    pub fn new(board: &Board, board_sq: &[Square]) -> Option<BitGrid> {
+        let rc: Vec<(usize, usize)> = board_sq.iter().map(|&s| board.row_col(s)).collect();
+        let r0 = rc.iter().map(|x| x.0).min()?;
+        let r1 = rc.iter().map(|x| x.0).max()?;
+        let c0 = rc.iter().map(|x| x.1).min()?;
+        let c1 = rc.iter().map(|x| x.1).max()?;
+        if c1 - c0 >= 64 || r1 - r0 >= 255 {
+            return None;
+        }
+        let rows = r1 - r0 + 1;
+        let mut floor = vec![0u64; rows];
+        let mut first = vec![NONE; rows];
+        let mut pos = Vec::with_capacity(rc.len());
+        for (i, &(r, c)) in rc.iter().enumerate() {
+            let (r, c) = (r - r0, c - c0);
+            floor[r] |= 1 << c;
+            if first[r] == NONE {
+                first[r] = i as u16;
+            }
+            pos.push((r as u8, c as u8));
+        }
+        Some(BitGrid { pos, floor, first })
+    }
+
+    /// Words of a bit set over the grid (one per row).
+    #[inline]
+    pub fn words(&self) -> usize {
+        self.floor.len()
+    }
+
+    /// Row and bit of compact square `s`.
+    #[inline]
+    pub fn at(&self, s: u16) -> (usize, u64) {
+        let (r, c) = self.pos[s as usize];
+        (r as usize, 1 << c)
+    }
+
+    /// Set or clear square `s` in the bit set `bits`.
+    #[inline]
+    pub fn set(&self, bits: &mut [u64], s: u16, on: bool) {
+        let (r, b) = self.at(s);
+        if on {
+            bits[r] |= b;
+        } else {
+            bits[r] &= !b;
+        }
+    }
+
+    /// True when `bits` holds square `s`.
+    #[inline]
+    pub fn has(&self, bits: &[u64], s: u16) -> bool {
+        let (r, b) = self.at(s);
+        bits[r] & b != 0
+    }
+
+    /// The compact square of row `r`, column bit `c`.
+    #[inline]
+    fn square(&self, r: usize, c: u32) -> u16 {
+        let below = self.floor[r] & ((1u64 << c) - 1);
+        self.first[r] + below.count_ones() as u16
+    }
+
+    /// The squares of `bits`, in increasing order.
+    pub fn squares<'a>(&'a self, bits: &'a [u64]) -> impl Iterator<Item = u16> + 'a {
+        bits.iter().enumerate().flat_map(move |(r, &w)| {
+            let mut w = w & self.floor[r];
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let c = w.trailing_zeros();
+                    w &= w - 1;
+                    self.square(r, c)
+                })
+            })
+        })
+    }
+
+    /// The floor squares that are neither in `a` nor in `b`, in increasing order.
+    pub fn outside<'a>(&'a self, a: &'a [u64], b: &'a [u64]) -> impl Iterator<Item = u16> + 'a {
+        (0..self.floor.len()).flat_map(move |r| {
+            let mut w = self.floor[r] & !a[r] & !b[r];
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let c = w.trailing_zeros();
+                    w &= w - 1;
+                    self.square(r, c)
+                })
+            })
+        })
+    }
+}
+
+/// Fill the runs of `p` (the free squares of a row) that hold a bit of `g` (`g` within
+/// `p`): both ways along the row, six doubling steps each.
+#[inline]
+fn fill_row(g: u64, p: u64) -> u64 {
+    let (mut up, mut pu) = (g, p);
+    let (mut dn, mut pd) = (g, p);
+    for k in [1, 2, 4, 8, 16, 32] {
+        up |= pu & (up << k);
+        pu &= pu << k;
+        dn |= pd & (dn >> k);
+        pd &= pd >> k;
+    }
+    up | dn
+}
+
+/// Scratch for floods on a [`BitGrid`].
+#[derive(Clone, Debug, Default)]
+pub struct BitArea {
+    reach: Vec<u64>,
+    free: Vec<u64>,
+}
+
+impl BitArea {
+    pub fn new(g: &BitGrid) -> BitArea {
+        BitArea { reach: vec![0; g.words()], free: vec![0; g.words()] }
+    }
+
+    /// Flood from `from` over the floor without the squares of `boxes`; returns the area's
+    /// smallest square (as [`crate::problem::AreaFlood::flood`]).
+    pub fn flood(&mut self, g: &BitGrid, boxes: &[u64], from: u16) -> u16 {
+        let rows = g.words();
+        for r in 0..rows {
+            self.free[r] = g.floor[r] & !boxes[r];
+            self.reach[r] = 0;
+        }
+        let (r0, b0) = g.at(from);
+        let (reach, free) = (&mut self.reach[..rows], &self.free[..rows]);
+        reach[r0] = fill_row(b0, free[r0]);
+        // Sweep down, then up, until an upward sweep finds nothing new (the downward one
+        // has then nothing left to carry either).
+        loop {
+            for r in 1..rows {
+                let seed = reach[r - 1] & free[r] & !reach[r];
+                if seed != 0 {
+                    reach[r] = fill_row(reach[r] | seed, free[r]);
+                }
+            }
+            let mut changed = false;
+            for r in (0..rows - 1).rev() {
+                let seed = reach[r + 1] & free[r] & !reach[r];
+                if seed != 0 {
+                    reach[r] = fill_row(reach[r] | seed, free[r]);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let r = reach.iter().position(|&w| w != 0).unwrap_or(r0);
+        g.square(r, reach[r].trailing_zeros())
+    }
+
+    /// True when the last flood reached `s`.
+    #[inline]
+    pub fn reached(&self, g: &BitGrid, s: u16) -> bool {
+        g.has(&self.reach, s)
+    }
+
+    /// The last flood's area, one word per row.
+    pub fn rows(&self) -> &[u64] {
+        &self.reach
+    }
+}
+
+/// The player's area in a search's hot loop: flooded by bits on the problem's [`BitGrid`],
+/// square by square ([`AreaFlood`]) on boards too wide for one. The caller keeps the boxes
+/// here ([`PlayerArea::set_box`]) as well as in its own `blocked` table.
+pub struct PlayerArea {
+    grid: Option<Arc<BitGrid>>,
+    boxes: Vec<u64>,
+    bits: BitArea,
+    queue: AreaFlood,
+}
+
+impl PlayerArea {
+    pub fn new(p: &Problem) -> PlayerArea {
+        let grid = p.grid.clone();
+        let (boxes, bits) = match &grid {
+            Some(g) => (vec![0; g.words()], BitArea::new(g)),
+            None => (Vec::new(), BitArea::default()),
+        };
+        let queue = AreaFlood::new(if grid.is_some() { 0 } else { p.n });
+        PlayerArea { grid, boxes, bits, queue }
+    }
+
+    /// A box now stands on `s` (`on`) or no longer does.
+    #[inline]
+    pub fn set_box(&mut self, s: u16, on: bool) {
+        if let Some(g) = &self.grid {
+            g.set(&mut self.boxes, s, on);
+        }
+    }
+
+    /// Flood from `from` over the squares not `blocked` (the boxes given to
+    /// [`PlayerArea::set_box`] too); returns the area's smallest square.
+    pub fn flood(&mut self, p: &Problem, blocked: &[bool], from: u16) -> u16 {
+        match &self.grid {
+            Some(g) => {
+                debug_assert!((0..p.n as u16).all(|s| g.has(&self.boxes, s) == blocked[s as usize]));
+                self.bits.flood(g, &self.boxes, from)
+            }
+            None => self.queue.flood(p, blocked, from),
+        }
+    }
+
+    /// True when the last flood reached `s`.
+    #[inline]
+    pub fn reached(&self, s: u16) -> bool {
+        match &self.grid {
+            Some(g) => self.bits.reached(g, s),
+            None => self.queue.reached(s),
+        }
+    }
+
+    /// Call `f` on each square of the last flood's area.
+    pub fn for_each_square(&self, mut f: impl FnMut(u16)) {
+        match &self.grid {
+            Some(g) => g.squares(self.bits.rows()).for_each(f),
+            None => self.queue.area().iter().for_each(|&s| f(s)),
+        }
+    }
+
+    /// The squares the last flood did not reach that are not `blocked`, in increasing
+    /// order (the squares of the corrals).
+    pub fn unreached<'a>(&'a self, blocked: &'a [bool]) -> Unreached<'a> {
+        Unreached { area: self, blocked, row: 0, word: 0, next: 0 }
+    }
+
+    /// The last flood's area as bits: one word per row of the grid, or one bit per square
+    /// (compact index) without one.
+    pub fn area_bits(&self, out: &mut [u64]) {
+        match &self.grid {
+            Some(_) => out.copy_from_slice(self.bits.rows()),
+            None => {
+                out.fill(0);
+                for &s in self.queue.area() {
+                    out[s as usize / 64] |= 1 << (s % 64);
+                }
+            }
+        }
+    }
+
+    /// Words of [`PlayerArea::area_bits`].
+    pub fn area_words(&self, p: &Problem) -> usize {
+        match &self.grid {
+            Some(g) => g.words(),
+            None => p.n.div_ceil(64),
+        }
+    }
+
+    /// True when `bits` (from [`PlayerArea::area_bits`]) holds `s`.
+    #[inline]
+    pub fn area_has(&self, bits: &[u64], s: u16) -> bool {
+        match &self.grid {
+            Some(g) => g.has(bits, s),
+            None => bits[s as usize / 64] >> (s % 64) & 1 != 0,
+        }
+    }
+}
+
+/// The free squares outside the player's area ([`PlayerArea::unreached`]).
+pub struct Unreached<'a> {
+    area: &'a PlayerArea,
+    blocked: &'a [bool],
+    /// Bits: the row under way and its squares left; else the next square.
+    row: usize,
+    word: u64,
+    next: usize,
+}
+
+impl Iterator for Unreached<'_> {
+    type Item = u16;
+
+    #[inline]
+    fn next(&mut self) -> Option<u16> {
+        let a = self.area;
+        match &a.grid {
+            Some(g) => {
+                while self.word == 0 {
+                    if self.row >= g.words() {
+                        return None;
+                    }
+                    let r = self.row;
+                    self.word = g.floor[r] & !a.boxes[r] & !a.bits.reach[r];
+                    self.row += 1;
+                }
+                let c = self.word.trailing_zeros();
+                self.word &= self.word - 1;
+                Some(g.square(self.row - 1, c))
+            }
+            None => {
+                while self.next < self.blocked.len() {
+                    let s = self.next as u16;
+                    self.next += 1;
+                    if !self.blocked[s as usize] && !a.queue.reached(s) {
+                        return Some(s);
+                    }
+                }
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::{AreaFlood, Problem};
+    use sokoban_core::format::parse_level;
+
+    /// A level of the project's own: rooms, corridors, a one-wide dead end.
+    const LEVEL: [&str; 10] = [
+        "    #####",
+        "  ###   #   ####",
+        "  #   $ #####  #",
+        "  # #  $   @   #",
+        "### #.## ##$# ##",
+        "#.  # ##  #   #",
+        "# $  $    $  .#",
+        "#   #######  .#",
+        "#####  #.   .##",
+        "       #######",
+    ];
+
+    fn rng(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
+    #[test]
+    fn floods_as_the_square_by_square_flood_does() {
+        let level = parse_level(&LEVEL.join("\n")).unwrap();
+        let p = Problem::new(&level.board);
+        let g = BitGrid::new(&level.board, &p.board_sq).unwrap();
+        let mut bits = BitArea::new(&g);
+        let mut flood = AreaFlood::new(p.n);
+        let mut seed = 0x1234_5678_9ABC_DEF1u64;
+        for round in 0..2000 {
+            // Boxes on a random share of the squares, from none to most.
+            let share = round % 10;
+            let blocked: Vec<bool> = (0..p.n).map(|_| rng(&mut seed) % 10 < share).collect();
+            let mut boxes = vec![0u64; g.words()];
+            for s in 0..p.n as u16 {
+                g.set(&mut boxes, s, blocked[s as usize]);
+            }
+            let free: Vec<u16> = (0..p.n as u16).filter(|&s| !blocked[s as usize]).collect();
+            let Some(&from) = free.get(rng(&mut seed) as usize % free.len().max(1)) else {
+                continue;
+            };
+            assert_eq!(bits.flood(&g, &boxes, from), flood.flood(&p, &blocked, from));
+            for s in 0..p.n as u16 {
+                assert_eq!(bits.reached(&g, s), flood.reached(s), "square {s}");
+            }
+            let area: Vec<u16> = g.squares(bits.rows()).collect();
+            let mut expect = flood.area().to_vec();
+            expect.sort_unstable();
+            assert_eq!(area, expect);
+            let outside: Vec<u16> = g.outside(bits.rows(), &boxes).collect();
+            let expect: Vec<u16> = free.iter().copied().filter(|&s| !flood.reached(s)).collect();
+            assert_eq!(outside, expect);
+        }
+    }
+
+    #[test]
+    fn wide_floors_have_no_grid() {
+        let row = format!("#{}#", " ".repeat(65));
+        let wall = "#".repeat(67);
+        let text = format!("{wall}\n#@{}$.#\n{row}\n{wall}\n", " ".repeat(62));
+        let level = parse_level(&text).unwrap();
+        let p = Problem::new(&level.board);
+        assert!(BitGrid::new(&level.board, &p.board_sq).is_none());
+    }
+}
