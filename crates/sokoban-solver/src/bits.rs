@@ -20,6 +20,8 @@ pub struct BitGrid {
     /// Compact index of the first floor square of each row (compact squares are numbered
     /// row by row, so the rest follow by counting bits).
     first: Vec<u16>,
+    /// Doubling steps that fill a row's longest run (4 for 16 columns, up to 6).
+    steps: u32,
 }
 
 impl BitGrid {
@@ -46,7 +48,8 @@ impl BitGrid {
             }
             pos.push((r as u8, c as u8));
         }
-        Some(BitGrid { pos, floor, first })
+        let steps = (c1 - c0 + 1).next_power_of_two().trailing_zeros().max(4);
+        Some(BitGrid { pos, floor, first, steps })
     }
 
     /// Words of a bit set over the grid (one per row).
@@ -117,16 +120,18 @@ impl BitGrid {
 }
 
 /// Fill the runs of `p` (the free squares of a row) that hold a bit of `g` (`g` within
-/// `p`): both ways along the row, six doubling steps each.
-#[inline]
-fn fill_row(g: u64, p: u64) -> u64 {
-    let (mut up, mut pu) = (g, p);
+/// `p`), both ways along the row: towards the high bits by one addition (a carry runs from
+/// each seed to the end of its run), towards the low bits by `STEPS` doubling shifts (runs
+/// of up to 2^`STEPS` squares).
+#[inline(always)]
+fn fill_row<const STEPS: u32>(g: u64, p: u64) -> u64 {
+    let up = ((p.wrapping_add(g) ^ p ^ g) & p) | g;
     let (mut dn, mut pd) = (g, p);
-    for k in [1, 2, 4, 8, 16, 32] {
-        up |= pu & (up << k);
-        pu &= pu << k;
+    let mut k = 1;
+    for _ in 0..STEPS {
         dn |= pd & (dn >> k);
         pd &= pd >> k;
+        k <<= 1;
     }
     up | dn
 }
@@ -146,6 +151,14 @@ impl BitArea {
     /// Flood from `from` over the floor without the squares of `boxes`; returns the area's
     /// smallest square (as [`crate::problem::AreaFlood::flood`]).
     pub fn flood(&mut self, g: &BitGrid, boxes: &[u64], from: u16) -> u16 {
+        match g.steps {
+            4 => self.flood_with::<4>(g, boxes, from),
+            5 => self.flood_with::<5>(g, boxes, from),
+            _ => self.flood_with::<6>(g, boxes, from),
+        }
+    }
+
+    fn flood_with<const STEPS: u32>(&mut self, g: &BitGrid, boxes: &[u64], from: u16) -> u16 {
         let rows = g.words();
         for r in 0..rows {
             self.free[r] = g.floor[r] & !boxes[r];
@@ -153,21 +166,21 @@ impl BitArea {
         }
         let (r0, b0) = g.at(from);
         let (reach, free) = (&mut self.reach[..rows], &self.free[..rows]);
-        reach[r0] = fill_row(b0, free[r0]);
+        reach[r0] = fill_row::<STEPS>(b0, free[r0]);
         // Sweep down, then up, until an upward sweep finds nothing new (the downward one
         // has then nothing left to carry either).
         loop {
             for r in 1..rows {
                 let seed = reach[r - 1] & free[r] & !reach[r];
                 if seed != 0 {
-                    reach[r] = fill_row(reach[r] | seed, free[r]);
+                    reach[r] = fill_row::<STEPS>(reach[r] | seed, free[r]);
                 }
             }
             let mut changed = false;
             for r in (0..rows - 1).rev() {
                 let seed = reach[r + 1] & free[r] & !reach[r];
                 if seed != 0 {
-                    reach[r] = fill_row(reach[r] | seed, free[r]);
+                    reach[r] = fill_row::<STEPS>(reach[r] | seed, free[r]);
                     changed = true;
                 }
             }
@@ -210,6 +223,22 @@ impl PlayerArea {
         };
         let queue = AreaFlood::new(if grid.is_some() { 0 } else { p.n });
         PlayerArea { grid, boxes, bits, queue }
+    }
+
+    /// True when the floods go by bits (the board has a [`BitGrid`]).
+    #[inline]
+    pub fn by_bits(&self) -> bool {
+        self.grid.is_some()
+    }
+
+    /// The boxes stand on `boxes` and nowhere else.
+    pub fn set_boxes(&mut self, boxes: &[u16]) {
+        if let Some(g) = &self.grid {
+            self.boxes.fill(0);
+            for &b in boxes {
+                g.set(&mut self.boxes, b, true);
+            }
+        }
     }
 
     /// A box now stands on `s` (`on`) or no longer does.
@@ -358,11 +387,37 @@ mod tests {
         *seed
     }
 
+    /// A room `w` floor squares wide and `h` high, every third row a wall with a gap that
+    /// moves along (runs of every length, rooms joined one way only).
+    fn room(w: usize, h: usize) -> String {
+        let mut rows = vec!["#".repeat(w + 2)];
+        for r in 0..h {
+            let mut row: Vec<char> = std::iter::once('#')
+                .chain((0..w).map(|c| if r % 3 == 2 && c != (r * 7) % w { '#' } else { ' ' }))
+                .chain(std::iter::once('#'))
+                .collect();
+            if r == 0 {
+                row[1..4].copy_from_slice(&['@', '$', '.']);
+            }
+            rows.push(row.into_iter().collect());
+        }
+        rows.push("#".repeat(w + 2));
+        rows.join("\n")
+    }
+
     #[test]
     fn floods_as_the_square_by_square_flood_does() {
-        let level = parse_level(&LEVEL.join("\n")).unwrap();
+        // Boards that take four, five and six doubling steps a row.
+        for (text, steps) in [(LEVEL.join("\n"), 4), (room(24, 10), 5), (room(64, 7), 6)] {
+            floods_the_same(&text, steps);
+        }
+    }
+
+    fn floods_the_same(text: &str, steps: u32) {
+        let level = parse_level(text).unwrap();
         let p = Problem::new(&level.board);
         let g = BitGrid::new(&level.board, &p.board_sq).unwrap();
+        assert_eq!(g.steps, steps);
         let mut bits = BitArea::new(&g);
         let mut flood = AreaFlood::new(p.n);
         let mut seed = 0x1234_5678_9ABC_DEF1u64;

@@ -11,7 +11,8 @@ use std::cmp::Reverse;
 use super::board::State;
 use super::features::label_areas;
 use super::fess::Analysis;
-use crate::problem::{AreaFlood, Problem, NONE};
+use crate::bits::PlayerArea;
+use crate::problem::{Problem, NONE};
 
 /// A position's score.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -83,8 +84,10 @@ pub struct Scorer {
     /// Marks of the floods of the parts a filled square cuts off ([`Scorer::cut_off`]).
     seen: Vec<u32>,
     seen_stamp: u32,
-    /// The player's part, flooded when its smallest square is not known otherwise.
-    player_area: AreaFlood,
+    /// The player's part, flooded when its smallest square is not known otherwise, and
+    /// (by bits) the parts cut off from it; their boxes are the child's.
+    player_area: PlayerArea,
+    part: PlayerArea,
     /// How many boxes each box of the base position blocks (hotspots).
     hot_counts: Vec<u16>,
     /// Boxes per link, blocked links and summed distance of the base position.
@@ -105,7 +108,8 @@ impl Scorer {
             base_areas: 0,
             seen: vec![0; p.n],
             seen_stamp: 0,
-            player_area: AreaFlood::new(p.n),
+            player_area: PlayerArea::new(p),
+            part: PlayerArea::new(p),
             hot_counts: Vec::new(),
             link_boxes: vec![0; a.rooms.links],
             base_links: 0,
@@ -131,6 +135,8 @@ impl Scorer {
         }
         let (packed, out_of_plan) = plan.packing(p, &st.occupied, st.boxes.iter().copied());
         self.base_areas = self.count_areas(p, &st.occupied);
+        self.player_area.set_boxes(&st.boxes);
+        self.part.set_boxes(&st.boxes);
         Score {
             packed,
             regions: self.base_areas,
@@ -157,11 +163,19 @@ impl Scorer {
         let (p, plan) = (&a.p, &a.plan);
         st.occupied[from as usize] = false;
         st.occupied[to as usize] = true;
+        for area in [&mut self.player_area, &mut self.part] {
+            area.set_box(from, false);
+            area.set_box(to, true);
+        }
         let moved = st.boxes.iter().map(|&b| if b == from { to } else { b });
         let (packed, out_of_plan) = plan.packing(p, &st.occupied, moved);
         let (regions, norm) = self.child_areas(p, &st.occupied, from, to, player);
         st.occupied[to as usize] = false;
         st.occupied[from as usize] = true;
+        for area in [&mut self.player_area, &mut self.part] {
+            area.set_box(to, false);
+            area.set_box(from, true);
+        }
         let (lf, lt) = (a.rooms.link_of[from as usize], a.rooms.link_of[to as usize]);
         let mut links = self.base_links;
         if lf != lt {
@@ -247,6 +261,38 @@ impl Scorer {
                 self.area_min[l as usize]
             }
         };
+        if groups > 1 && self.player_area.by_bits() {
+            // Filling `to` may split its area: by bits, the player's part, then the parts
+            // of the free neighbours of `to` it misses.
+            let min = self.player_area.flood(p, occupied, player);
+            let mut left = [NONE; 4];
+            let mut n_left = 0;
+            for &t in nbr {
+                if free(t) && !self.player_area.reached(t) {
+                    left[n_left] = t;
+                    n_left += 1;
+                }
+            }
+            let mut cut = 0;
+            let mut k = 0;
+            while k < n_left {
+                cut += 1;
+                self.part.flood(p, occupied, left[k]);
+                k += 1;
+                let part = &self.part;
+                let mut j = k;
+                for i in k..n_left {
+                    if !part.reached(left[i]) {
+                        left[j] = left[i];
+                        j += 1;
+                    }
+                }
+                n_left = j;
+            }
+            let r = ((areas + cut) as u16, min);
+            debug_assert_eq!(r, labelled_areas(p, occupied, player), "{from} -> {to}");
+            return r;
+        }
         // Filling `to` may split its area: flood from each free neighbour of `to` not yet
         // met; a flood that meets the player's square belongs to the player's part, one
         // that runs out is a part of its own.
