@@ -330,6 +330,21 @@ pub(crate) struct Blocks {
     stack: Vec<(u32, u8)>,
     time: u32,
     next_block: u32,
+    /// The block-cut tree (rooted where each depth-first search started): per block, the
+    /// square it hangs from and its depth; per square, its depth and its component.
+    head: Vec<u32>,
+    block_depth: Vec<u32>,
+    depth: Vec<u32>,
+    comp: Vec<u32>,
+    components: u32,
+    /// A square added to the graph (a box lifted off, [`Blocks::lift`]): its square
+    /// (`NONE`: none), the block of the edge to each of its sides, and the blocks merged
+    /// into one by it (`merged[k]` holds when `marked[k] == lift_stamp`).
+    lift_sq: u32,
+    lift_edge: [u32; 4],
+    marked: Vec<u32>,
+    merged: Vec<u32>,
+    lift_stamp: u32,
 }
 
 impl Blocks {
@@ -343,6 +358,16 @@ impl Blocks {
             stack: Vec::with_capacity(256),
             time: 1,
             next_block: 0,
+            head: vec![0],
+            block_depth: vec![0],
+            depth: vec![0; len],
+            comp: vec![0; len],
+            components: 0,
+            lift_sq: NONE,
+            lift_edge: [NONE; 4],
+            marked: vec![0],
+            merged: vec![0],
+            lift_stamp: 0,
         }
     }
 
@@ -370,6 +395,8 @@ impl Blocks {
         self.pre.clear();
         self.time = 1;
         self.next_block = 0;
+        self.components = 0;
+        self.lift_sq = NONE;
     }
 
     /// Add the blocks of the component of `root` (a free square; nothing happens when it is
@@ -424,16 +451,116 @@ impl Blocks {
         // `low` is turned into the block array in place: a vertex's own low point is read
         // just before it is overwritten, and its parent (earlier in preorder) already holds
         // its block. The root's entry is never read as a block: a tree edge out of the root
-        // always starts a new block.
+        // always starts a new block. The block-cut tree's depths follow in the same pass.
+        self.components += 1;
+        let (depth, comp) = (&mut self.depth, &mut self.comp);
+        depth[root] = 0;
+        comp[root] = self.components;
         for &c in &self.pre[first + 1..] {
             let c = c as usize;
             let p = parent[c] as usize;
             low[c] = if low[c] >= disc[p] {
                 self.next_block += 1;
+                let k = self.next_block as usize;
+                if self.head.len() <= k {
+                    self.head.resize(k + 1, 0);
+                    self.block_depth.resize(k + 1, 0);
+                }
+                self.head[k] = p as u32;
+                self.block_depth[k] = depth[p] + 1;
                 self.next_block
             } else {
                 low[p]
             };
+            depth[c] = self.block_depth[low[c] as usize] + 1;
+            comp[c] = self.components;
+        }
+    }
+
+    /// The blocks of every component of the free squares (after [`Blocks::clear`]).
+    pub(crate) fn add_all(&mut self, geom: &Geom, cells: &[u8]) {
+        for i in 0..geom.len {
+            if cells[i] & FREE != 0 {
+                self.add(geom, cells, i);
+            }
+        }
+    }
+
+    /// Take square `v` into the graph, with edges to its free sides in `cells` (a box
+    /// lifted off; every free neighbour must be in a component found): the blocks on the
+    /// block-cut tree's paths between its neighbours in one component merge with those
+    /// edges into one block; a lone neighbour's edge is a block (a bridge) of its own. Until
+    /// the next `lift` or [`Blocks::clear`], [`Blocks::groups`] answers for that graph.
+    pub(crate) fn lift(&mut self, geom: &Geom, cells: &[u8], v: usize) {
+        if self.lift_stamp == u32::MAX {
+            self.marked.fill(0);
+            self.lift_stamp = 0;
+        }
+        self.lift_stamp += 1;
+        let k = self.next_block as usize + 1;
+        if self.marked.len() < k {
+            self.marked.resize(k, 0);
+            self.merged.resize(k, 0);
+        }
+        self.lift_sq = v as u32;
+        self.lift_edge = [NONE; 4];
+        let mut fresh = self.next_block;
+        for s in bits(cells[v] & 15) {
+            if self.lift_edge[s] != NONE {
+                continue; // joined to an earlier side's component
+            }
+            let a = geom.step(v, s);
+            debug_assert!(self.disc[a] != 0, "the neighbours of a lifted box are found");
+            fresh += 1;
+            self.lift_edge[s] = fresh;
+            for t in bits(cells[v] & 15 & !((2u8 << s) - 1)) {
+                let b = geom.step(v, t);
+                if self.comp[b] == self.comp[a] {
+                    self.lift_edge[t] = fresh;
+                    self.merge_path(a, b, fresh);
+                }
+            }
+        }
+    }
+
+    /// Mark the blocks on the block-cut tree's path between squares `a` and `b` (one
+    /// component) as merged into block `id`.
+    fn merge_path(&mut self, a: usize, b: usize, id: u32) {
+        // Tree nodes: a square (its parent is the block of the tree edge into it) or a
+        // block (its parent is the square it hangs from). Square depths are even, block
+        // depths odd.
+        let (mut x, mut y) = ((false, a), (false, b));
+        while x != y {
+            if self.node_depth(x) >= self.node_depth(y) {
+                x = self.climb(x, id);
+            } else {
+                y = self.climb(y, id);
+            }
+        }
+        if x.0 {
+            self.marked[x.1] = self.lift_stamp;
+            self.merged[x.1] = id;
+        }
+    }
+
+    #[inline]
+    fn node_depth(&self, (is_block, i): (bool, usize)) -> u32 {
+        if is_block {
+            self.block_depth[i]
+        } else {
+            self.depth[i]
+        }
+    }
+
+    /// The parent of tree node `x`; a block left behind is marked as merged into `id`.
+    #[inline]
+    fn climb(&mut self, (is_block, i): (bool, usize), id: u32) -> (bool, usize) {
+        if is_block {
+            self.marked[i] = self.lift_stamp;
+            self.merged[i] = id;
+            (false, self.head[i] as usize)
+        } else {
+            (true, self.block[i] as usize)
         }
     }
 
@@ -445,10 +572,22 @@ impl Blocks {
     pub(crate) fn groups(&self, geom: &Geom, cells: &[u8], b: usize) -> u8 {
         let mut sb = [NONE; 4];
         let db = self.disc[b];
+        let v = self.lift_sq as usize;
         for (s, x) in sb.iter_mut().enumerate() {
             if cells[b] & (1 << s) != 0 {
                 let u = geom.step(b, s);
-                *x = self.block[if db > self.disc[u] { b } else { u }];
+                *x = if v == b {
+                    self.lift_edge[s]
+                } else if v == u {
+                    self.lift_edge[s ^ 2]
+                } else {
+                    let k = self.block[if db > self.disc[u] { b } else { u }];
+                    if self.lift_sq != NONE && self.marked[k as usize] == self.lift_stamp {
+                        self.merged[k as usize]
+                    } else {
+                        k
+                    }
+                };
             } else {
                 *x = NONE - s as u32; // distinct from every block and every other side
             }
@@ -951,8 +1090,28 @@ mod tests {
     fn check_groups(lv: &Level, box_sq: Square) {
         let geom = Geom::new(&lv.board);
         let cells = geom.cells(&lv.board, &lv.start, Some(box_sq));
+        let blocks = Blocks::new(&geom, &cells, geom.inner(box_sq));
+        check_groups_of(lv, box_sq, &blocks);
+    }
+
+    /// The same, from the blocks of the position with every box (`Blocks::add_all`) and
+    /// the box then lifted (`Blocks::lift`).
+    fn check_lifted_groups(lv: &Level) {
+        let geom = Geom::new(&lv.board);
+        let all = geom.cells(&lv.board, &lv.start, None);
+        let mut blocks = Blocks::with_len(geom.len);
+        blocks.add_all(&geom, &all);
+        for box_sq in lv.start.box_squares() {
+            let cells = geom.cells(&lv.board, &lv.start, Some(box_sq));
+            blocks.lift(&geom, &cells, geom.inner(box_sq));
+            check_groups_of(lv, box_sq, &blocks);
+        }
+    }
+
+    fn check_groups_of(lv: &Level, box_sq: Square, blocks: &Blocks) {
+        let geom = Geom::new(&lv.board);
+        let cells = geom.cells(&lv.board, &lv.start, Some(box_sq));
         let root = geom.inner(box_sq);
-        let blocks = Blocks::new(&geom, &cells, root);
         let mut comp = vec![NONE; geom.len];
         bfs(&geom, &cells, usize::MAX, root, usize::MAX, &mut comp);
         for b in 0..geom.len {
@@ -1114,6 +1273,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A box lifted off joins the blocks around it (several components, cycles through
+    /// its square, bridges): the same groups as blocks found afresh.
+    #[test]
+    fn lifted_box_groups_match_flood_fill() {
+        for seed in 1..=8 {
+            check_lifted_groups(&fixtures::warehouse(30, 20, seed));
+            check_lifted_groups(&fixtures::warehouse(12, 9, seed));
+        }
+        let lv = level(
+            "
+#########
+#  * *  #
+# #*#*# #
+# *@* $.#
+#########
+",
+        );
+        check_lifted_groups(&lv);
     }
 
     #[test]

@@ -178,7 +178,23 @@ impl BoxReach {
     /// lifted off for the search) and every other box blocked; `sides` has bit `s` set when
     /// the player can now walk to the neighbour of `box_in` in direction `s`.
     pub fn search(&mut self, grid: &Grid, cells: &Cells, box_in: usize, sides: u8) {
-        self.run(grid, cells, box_in, sides, false);
+        self.run(grid, cells, box_in, sides, false, false);
+    }
+
+    /// Take the position in `cells` (every box blocked) as the one whose boxes
+    /// [`BoxReach::search_lifted`] searches: the blocks of the free squares are found once
+    /// for all its boxes, instead of once per box.
+    pub fn prepare_position(&mut self, grid: &Grid, cells: &Cells) {
+        self.blocks.clear();
+        self.blocks.add_all(&grid.geom, cells.bytes());
+    }
+
+    /// [`BoxReach::search`] for a box of the position given to
+    /// [`BoxReach::prepare_position`], the same arguments (`cells` with this box lifted
+    /// off, the others as they were): the blocks come from the position's, with the box's
+    /// square taken in.
+    pub fn search_lifted(&mut self, grid: &Grid, cells: &Cells, box_in: usize, sides: u8) {
+        self.run(grid, cells, box_in, sides, false, true);
     }
 
     /// Where the box on `box_in` can be *pulled* (the reverse game: the player steps away
@@ -187,10 +203,18 @@ impl BoxReach {
     /// player is on side `e` of the box. For the solver's packing plan (boxes taken out of
     /// the goals) and reverse play.
     pub fn search_pulls(&mut self, grid: &Grid, cells: &Cells, box_in: usize, sides: u8) {
-        self.run(grid, cells, box_in, sides, true);
+        self.run(grid, cells, box_in, sides, true, false);
     }
 
-    fn run(&mut self, grid: &Grid, cells: &Cells, box_in: usize, sides: u8, pull: bool) {
+    fn run(
+        &mut self,
+        grid: &Grid,
+        cells: &Cells,
+        box_in: usize,
+        sides: u8,
+        pull: bool,
+        lifted: bool,
+    ) {
         self.pulls = pull;
         for &v in &self.queue {
             self.dist[v as usize] = NONE;
@@ -201,11 +225,15 @@ impl BoxReach {
         self.queue.clear();
         self.ends.clear();
         self.expanded_list.clear();
-        self.blocks.clear();
         let geom = &grid.geom;
         let cells = cells.bytes();
         debug_assert!(cells[box_in] & FREE != 0, "the searched box must be lifted off");
-        self.blocks.add(geom, cells, box_in);
+        if lifted {
+            self.blocks.lift(geom, cells, box_in);
+        } else {
+            self.blocks.clear();
+            self.blocks.add(geom, cells, box_in);
+        }
         for s in bits(sides & cells[box_in] & 15) {
             self.dist[4 * box_in + s] = 0;
             self.queue.push((4 * box_in + s) as u32);

@@ -223,8 +223,11 @@ impl MoveGen {
         pull: bool,
         out: &mut Vec<Move>,
     ) {
+        if !pull {
+            self.reach.prepare_position(&layout.grid, &st.cells);
+        }
         for i in 0..st.boxes.len() {
-            self.box_moves(p, layout, st, i, pull, out);
+            self.box_moves(p, layout, st, i, pull, !pull, out);
         }
     }
 
@@ -237,15 +240,17 @@ impl MoveGen {
         only: &[bool],
         out: &mut Vec<Move>,
     ) {
+        self.reach.prepare_position(&layout.grid, &st.cells);
         for i in 0..st.boxes.len() {
             if only[st.boxes[i] as usize] {
-                self.box_moves(p, layout, st, i, false, out);
+                self.box_moves(p, layout, st, i, false, true, out);
             }
         }
     }
 
     /// Lift box `i` off and run the box search from the sides the player reaches; `false`
-    /// when no first push (pull) is possible, without a search.
+    /// when no first push (pull) is possible, without a search. With `lifted`, the search
+    /// is for a box of the position given to `BoxReach::prepare_position` (pushes only).
     fn search(
         &mut self,
         p: &Problem,
@@ -253,6 +258,7 @@ impl MoveGen {
         st: &mut State,
         i: usize,
         pull: bool,
+        lifted: bool,
     ) -> bool {
         let b = st.boxes[i];
         let sides = Self::player_sides(p, st, b);
@@ -275,6 +281,8 @@ impl MoveGen {
         st.cells.unblock(g, bi);
         if pull {
             self.reach.search_pulls(g, &st.cells, bi, sides);
+        } else if lifted {
+            self.reach.search_lifted(g, &st.cells, bi, sides);
         } else {
             self.reach.search(g, &st.cells, bi, sides);
         }
@@ -282,17 +290,19 @@ impl MoveGen {
         true
     }
 
-    /// The macro moves of box `i`, appended to `out`.
-    pub fn box_moves(
+    /// The macro moves of box `i`, appended to `out` (`lifted`: see [`MoveGen::search`]).
+    #[allow(clippy::too_many_arguments)]
+    fn box_moves(
         &mut self,
         p: &Problem,
         layout: &Layout,
         st: &mut State,
         i: usize,
         pull: bool,
+        lifted: bool,
         out: &mut Vec<Move>,
     ) {
-        if !self.search(p, layout, st, i, pull) {
+        if !self.search(p, layout, st, i, pull, lifted) {
             return;
         }
         for &node in self.reach.ends() {
@@ -320,7 +330,7 @@ impl MoveGen {
         out: &mut Vec<(u16, u8)>,
     ) -> Option<()> {
         if (m.box_i as usize) >= st.boxes.len()
-            || !self.search(p, layout, st, m.box_i as usize, pull)
+            || !self.search(p, layout, st, m.box_i as usize, pull, false)
         {
             return None;
         }

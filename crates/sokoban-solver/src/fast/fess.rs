@@ -32,8 +32,9 @@ use super::dead::DeadTests;
 use super::features::{FeatureScratch, Features, Hotspots, Rooms};
 use super::plan::Plan;
 use super::score::{Rank, Score, Scorer};
+use crate::bits::PlayerArea;
 use crate::pairs::PairTable;
-use crate::problem::{AreaFlood, Keyed, Problem, INF_DIST, NONE};
+use crate::problem::{Keyed, Problem, INF_DIST, NONE};
 use crate::stuck::{Patterns, StuckSearch, Verdict, SEARCH_LIMIT};
 
 /// Make room for `add` more items in a store, growing it by a quarter rather than doubling
@@ -322,7 +323,7 @@ pub struct Fess {
     move_buf: Vec<Move>,
     /// Squares of the boxes a PI-corral restricts the moves to.
     corral_only: Vec<bool>,
-    flood: AreaFlood,
+    flood: PlayerArea,
     order_moves: Vec<u32>,
     order_keys: Vec<u32>,
     /// The moves left out by the last [`Fess::scored_moves`].
@@ -388,7 +389,7 @@ impl Fess {
             full: false,
             move_buf: Vec::new(),
             corral_only: vec![false; p.n],
-            flood: AreaFlood::new(p.n),
+            flood: PlayerArea::new(&p),
             order_moves: Vec::new(),
             order_keys: Vec::new(),
             mask_buf: Vec::new(),
@@ -831,6 +832,7 @@ impl Fess {
         for &b in boxes {
             occupied[b as usize] = true;
         }
+        self.flood.set_boxes(boxes);
         self.flood.flood(p, &occupied, norm);
         occupied
     }
@@ -1316,6 +1318,9 @@ impl Fess {
             // Not settled locally: flood from one side and see which others it reaches.
             self.st.occupied[from as usize] = false;
             self.st.occupied[to as usize] = true;
+            self.flood.set_boxes(&self.st.boxes);
+            self.flood.set_box(from, false);
+            self.flood.set_box(to, true);
             let mut pieces = 0;
             let mut done = [false; 4];
             for i in 0..sides.len() {
