@@ -301,6 +301,14 @@ impl BoxReach {
         }
     }
 
+    /// The side groups of `square` (padded index) in the last search, where the box was
+    /// left there: 2 bits per side, equal for two free sides the player can walk between
+    /// with the box on `square` (see [`BoxReach::ends`]: valid for their squares).
+    #[inline]
+    pub fn side_groups(&self, square: usize) -> u8 {
+        self.groups[square]
+    }
+
     /// Fewest pushes to node `4 * square + side` in the last search, `None` if unreached.
     #[inline]
     pub fn pushes(&self, node: usize) -> Option<u32> {

@@ -167,26 +167,31 @@ impl BitArea {
         let (r0, b0) = g.at(from);
         let (reach, free) = (&mut self.reach[..rows], &self.free[..rows]);
         reach[r0] = fill_row::<STEPS>(b0, free[r0]);
-        // Sweep down, then up, until an upward sweep finds nothing new (the downward one
-        // has then nothing left to carry either).
+        // Sweep down from `start`, then up from the highest row changed since the last
+        // upward sweep, then down again from the lowest row that sweep changed, and so on
+        // until a sweep finds nothing new (rows outside those ranges have nothing new to
+        // carry).
+        let (mut start, mut top) = (r0, r0);
         loop {
-            for r in 1..rows {
+            for r in start + 1..rows {
                 let seed = reach[r - 1] & free[r] & !reach[r];
                 if seed != 0 {
                     reach[r] = fill_row::<STEPS>(reach[r] | seed, free[r]);
+                    top = r;
                 }
             }
-            let mut changed = false;
-            for r in (0..rows - 1).rev() {
+            let mut low = usize::MAX;
+            for r in (0..top).rev() {
                 let seed = reach[r + 1] & free[r] & !reach[r];
                 if seed != 0 {
                     reach[r] = fill_row::<STEPS>(reach[r] | seed, free[r]);
-                    changed = true;
+                    low = r;
                 }
             }
-            if !changed {
+            if low == usize::MAX {
                 break;
             }
+            (start, top) = (low, 0);
         }
         let r = reach.iter().position(|&w| w != 0).unwrap_or(r0);
         g.square(r, reach[r].trailing_zeros())

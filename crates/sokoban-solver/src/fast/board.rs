@@ -49,6 +49,9 @@ pub struct Move {
     pub to: u16,
     pub side: u8,
     pub pushes: u16,
+    /// Side groups of `to` with the box there (`BoxReach::side_groups`: which of its free
+    /// sides the player's areas join); [`NO_GROUPS`] when not known (a move unpacked).
+    pub groups: u8,
 }
 
 impl Move {
@@ -62,9 +65,18 @@ impl Move {
     /// A move from [`Move::pack`] (with no push count).
     #[inline]
     pub fn unpack(m: u32) -> Move {
-        Move { box_i: (m >> 18) as u16, side: ((m >> 16) & 3) as u8, to: m as u16, pushes: 0 }
+        Move {
+            box_i: (m >> 18) as u16,
+            side: ((m >> 16) & 3) as u8,
+            to: m as u16,
+            pushes: 0,
+            groups: NO_GROUPS,
+        }
     }
 }
+
+/// [`Move::groups`] not known (real side groups leave the two low bits clear).
+pub const NO_GROUPS: u8 = u8::MAX;
 
 /// Most boxes a macro move can name (14 bits).
 pub const MAX_BOXES: usize = 1 << 14;
@@ -313,6 +325,7 @@ impl MoveGen {
                 to,
                 side: (node % 4) as u8,
                 pushes: pushes.min(u16::MAX as u32) as u16,
+                groups: self.reach.side_groups(node as usize / 4),
             });
         }
     }

@@ -992,7 +992,8 @@ impl Fess {
             }
             let from = self.st.boxes[m.box_i as usize];
             let player = p.nbr[m.to as usize][m.side as usize];
-            let (score, norm) = self.scorer.score_move(&a, &mut self.st, from, m.to, player);
+            let (score, norm) =
+                self.scorer.score_move(&a, &mut self.st, from, m.to, m.groups, player);
             if mask.is_none() {
                 let child_key = self.st.hash
                     ^ p.z_box[from as usize]

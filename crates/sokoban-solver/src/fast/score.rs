@@ -8,7 +8,7 @@
 
 use std::cmp::Reverse;
 
-use super::board::State;
+use super::board::{State, NO_GROUPS};
 use super::features::label_areas;
 use super::fess::Analysis;
 use crate::bits::PlayerArea;
@@ -84,10 +84,9 @@ pub struct Scorer {
     /// Marks of the floods of the parts a filled square cuts off ([`Scorer::cut_off`]).
     seen: Vec<u32>,
     seen_stamp: u32,
-    /// The player's part, flooded when its smallest square is not known otherwise, and
-    /// (by bits) the parts cut off from it; their boxes are the child's.
+    /// The player's part, flooded when its smallest square is not known otherwise (its
+    /// boxes are the child's).
     player_area: PlayerArea,
-    part: PlayerArea,
     /// How many boxes each box of the base position blocks (hotspots).
     hot_counts: Vec<u16>,
     /// Boxes per link, blocked links and summed distance of the base position.
@@ -109,7 +108,6 @@ impl Scorer {
             seen: vec![0; p.n],
             seen_stamp: 0,
             player_area: PlayerArea::new(p),
-            part: PlayerArea::new(p),
             hot_counts: Vec::new(),
             link_boxes: vec![0; a.rooms.links],
             base_links: 0,
@@ -136,7 +134,6 @@ impl Scorer {
         let (packed, out_of_plan) = plan.packing(p, &st.occupied, st.boxes.iter().copied());
         self.base_areas = self.count_areas(p, &st.occupied);
         self.player_area.set_boxes(&st.boxes);
-        self.part.set_boxes(&st.boxes);
         Score {
             packed,
             regions: self.base_areas,
@@ -150,32 +147,30 @@ impl Scorer {
         }
     }
 
-    /// Score the child of the base position where the box on `from` went to `to`, the player
-    /// ending on `player`; also returns the smallest square of the player's area there.
+    /// Score the child of the base position where the box on `from` went to `to` (the box
+    /// search's side groups of `to`: [`super::board::Move::groups`]), the player ending on
+    /// `player`; also returns the smallest square of the player's area there.
     pub fn score_move(
         &mut self,
         a: &Analysis,
         st: &mut State,
         from: u16,
         to: u16,
+        to_groups: u8,
         player: u16,
     ) -> (Score, u16) {
         let (p, plan) = (&a.p, &a.plan);
         st.occupied[from as usize] = false;
         st.occupied[to as usize] = true;
-        for area in [&mut self.player_area, &mut self.part] {
-            area.set_box(from, false);
-            area.set_box(to, true);
-        }
+        self.player_area.set_box(from, false);
+        self.player_area.set_box(to, true);
         let moved = st.boxes.iter().map(|&b| if b == from { to } else { b });
         let (packed, out_of_plan) = plan.packing(p, &st.occupied, moved);
-        let (regions, norm) = self.child_areas(p, &st.occupied, from, to, player);
+        let (regions, norm) = self.child_areas(p, &st.occupied, from, to, to_groups, player);
         st.occupied[to as usize] = false;
         st.occupied[from as usize] = true;
-        for area in [&mut self.player_area, &mut self.part] {
-            area.set_box(to, false);
-            area.set_box(from, true);
-        }
+        self.player_area.set_box(to, false);
+        self.player_area.set_box(from, true);
         let (lf, lt) = (a.rooms.link_of[from as usize], a.rooms.link_of[to as usize]);
         let mut links = self.base_links;
         if lf != lt {
@@ -215,6 +210,7 @@ impl Scorer {
         occupied: &[bool],
         from: u16,
         to: u16,
+        to_groups: u8,
         player: u16,
     ) -> (u16, u16) {
         let free = |y: u16| y != NONE && !occupied[y as usize];
@@ -261,35 +257,24 @@ impl Scorer {
                 self.area_min[l as usize]
             }
         };
-        if groups > 1 && self.player_area.by_bits() {
-            // Filling `to` may split its area: by bits, the player's part, then the parts
-            // of the free neighbours of `to` it misses.
-            let min = self.player_area.flood(p, occupied, player);
-            let mut left = [NONE; 4];
-            let mut n_left = 0;
-            for &t in nbr {
-                if free(t) && !self.player_area.reached(t) {
-                    left[n_left] = t;
-                    n_left += 1;
+        if groups > 1 && to_groups != NO_GROUPS {
+            // The box search found which free sides of `to` the player's areas join: as
+            // many parts as groups, one of them the player's.
+            let mut labels = 0u8;
+            for (d, &t) in nbr.iter().enumerate() {
+                if free(t) {
+                    labels |= 1 << ((to_groups >> (2 * d)) & 3);
                 }
             }
-            let mut cut = 0;
-            let mut k = 0;
-            while k < n_left {
-                cut += 1;
-                self.part.flood(p, occupied, left[k]);
-                k += 1;
-                let part = &self.part;
-                let mut j = k;
-                for i in k..n_left {
-                    if !part.reached(left[i]) {
-                        left[j] = left[i];
-                        j += 1;
-                    }
-                }
-                n_left = j;
+            let parts = labels.count_ones() as usize;
+            if parts > 1 {
+                let min = self.player_area.flood(p, occupied, player);
+                let r = ((areas + parts - 1) as u16, min);
+                debug_assert_eq!(r, labelled_areas(p, occupied, player), "{from} -> {to}");
+                return r;
             }
-            let r = ((areas + cut) as u16, min);
+            let min = if x_min != to { x_min } else { self.player_area.flood(p, occupied, player) };
+            let r = (areas as u16, min);
             debug_assert_eq!(r, labelled_areas(p, occupied, player), "{from} -> {to}");
             return r;
         }
