@@ -78,6 +78,8 @@ pub struct Scorer {
     base: u32,
     /// Smallest square of each area of the last count (indexed by label - base).
     area_min: Vec<u16>,
+    /// The second smallest square of each area (`NONE` for an area of one square).
+    area_second: Vec<u16>,
     stack: Vec<u16>,
     /// Areas of the base position (its last count).
     base_areas: u16,
@@ -103,6 +105,7 @@ impl Scorer {
             stamp: 0,
             base: 1,
             area_min: Vec::new(),
+            area_second: Vec::new(),
             stack: Vec::with_capacity(p.n),
             base_areas: 0,
             seen: vec![0; p.n],
@@ -247,15 +250,26 @@ impl Scorer {
         let groups = if joins == 4 { 1 } else { free_sides - joins };
         // The player's area before `to` is filled (the player stands next to `to`): the
         // joined one, or its own base area.
-        let x_min = if player == from {
+        let player_joined = player == from
+            || joined[..n_joined].contains(&(self.label[player as usize] - self.base));
+        let x_min = if player_joined {
             joined_min
         } else {
-            let l = self.label[player as usize] - self.base;
-            if joined[..n_joined].contains(&l) {
-                joined_min
-            } else {
-                self.area_min[l as usize]
+            self.area_min[(self.label[player as usize] - self.base) as usize]
+        };
+        // Where filling `to` splits nothing and `to` was the smallest square, the next
+        // smallest takes its place: of `to`'s base area, or of the areas joined through
+        // `from` (and `from` itself).
+        let next_min = |sc: &Scorer| {
+            let l_to = sc.label[to as usize] - sc.base;
+            let mut m = sc.area_second[l_to as usize];
+            if player_joined {
+                m = m.min(from);
+                for &l in joined[..n_joined].iter().filter(|&&l| l != l_to) {
+                    m = m.min(sc.area_min[l as usize]);
+                }
             }
+            m
         };
         if groups > 1 && to_groups != NO_GROUPS {
             // The box search found which free sides of `to` the player's areas join: as
@@ -273,7 +287,7 @@ impl Scorer {
                 debug_assert_eq!(r, labelled_areas(p, occupied, player), "{from} -> {to}");
                 return r;
             }
-            let min = if x_min != to { x_min } else { self.player_area.flood(p, occupied, player) };
+            let min = if x_min != to { x_min } else { next_min(self) };
             let r = (areas as u16, min);
             debug_assert_eq!(r, labelled_areas(p, occupied, player), "{from} -> {to}");
             return r;
@@ -287,6 +301,8 @@ impl Scorer {
         // off): flood it.
         let min = if min_kept && x_min != to {
             x_min
+        } else if min_kept && cut == 0 {
+            next_min(self)
         } else {
             self.player_area.flood(p, occupied, player)
         };
@@ -369,6 +385,21 @@ impl Scorer {
         let count =
             label_areas(p, occupied, &mut self.label, base, &mut self.stack, |s| area_min.push(s));
         self.stamp = base + count;
+        self.area_second.clear();
+        self.area_second.resize(count as usize, NONE);
+        let mut left = count;
+        for s in 0..p.n {
+            if left == 0 {
+                break;
+            }
+            if !occupied[s] {
+                let l = (self.label[s] - base) as usize;
+                if s as u16 != self.area_min[l] && self.area_second[l] == NONE {
+                    self.area_second[l] = s as u16;
+                    left -= 1;
+                }
+            }
+        }
         self.area_min.len() as u16
     }
 
