@@ -103,20 +103,6 @@ impl BitGrid {
             })
         })
     }
-
-    /// The floor squares that are neither in `a` nor in `b`, in increasing order.
-    pub fn outside<'a>(&'a self, a: &'a [u64], b: &'a [u64]) -> impl Iterator<Item = u16> + 'a {
-        (0..self.floor.len()).flat_map(move |r| {
-            let mut w = self.floor[r] & !a[r] & !b[r];
-            std::iter::from_fn(move || {
-                (w != 0).then(|| {
-                    let c = w.trailing_zeros();
-                    w &= w - 1;
-                    self.square(r, c)
-                })
-            })
-        })
-    }
 }
 
 /// Fill the runs of `p` (the free squares of a row) that hold a bit of `g` (`g` within
@@ -421,32 +407,46 @@ mod tests {
     fn floods_the_same(text: &str, steps: u32) {
         let level = parse_level(text).unwrap();
         let p = Problem::new(&level.board);
-        let g = BitGrid::new(&level.board, &p.board_sq).unwrap();
-        assert_eq!(g.steps, steps);
-        let mut bits = BitArea::new(&g);
+        assert_eq!(p.grid.as_ref().unwrap().steps, steps);
+        let mut area = PlayerArea::new(&p);
+        assert!(area.by_bits());
+        agrees_with_square_by_square(&p, &mut area);
+    }
+
+    /// Floods of `area` on random positions of `p`, against [`AreaFlood`]'s.
+    fn agrees_with_square_by_square(p: &Problem, area: &mut PlayerArea) {
         let mut flood = AreaFlood::new(p.n);
         let mut seed = 0x1234_5678_9ABC_DEF1u64;
+        let mut bits = vec![0u64; area.area_words(p)];
         for round in 0..2000 {
             // Boxes on a random share of the squares, from none to most.
             let share = round % 10;
             let blocked: Vec<bool> = (0..p.n).map(|_| rng(&mut seed) % 10 < share).collect();
-            let mut boxes = vec![0u64; g.words()];
-            for s in 0..p.n as u16 {
-                g.set(&mut boxes, s, blocked[s as usize]);
+            let boxes: Vec<u16> = (0..p.n as u16).filter(|&s| blocked[s as usize]).collect();
+            if round % 2 == 0 {
+                area.set_boxes(&boxes);
+            } else {
+                // The same, box by box.
+                area.set_boxes(&[]);
+                boxes.iter().for_each(|&b| area.set_box(b, true));
             }
             let free: Vec<u16> = (0..p.n as u16).filter(|&s| !blocked[s as usize]).collect();
             let Some(&from) = free.get(rng(&mut seed) as usize % free.len().max(1)) else {
                 continue;
             };
-            assert_eq!(bits.flood(&g, &boxes, from), flood.flood(&p, &blocked, from));
+            assert_eq!(area.flood(p, &blocked, from), flood.flood(p, &blocked, from));
+            area.area_bits(&mut bits);
             for s in 0..p.n as u16 {
-                assert_eq!(bits.reached(&g, s), flood.reached(s), "square {s}");
+                assert_eq!(area.reached(s), flood.reached(s), "square {s}");
+                assert_eq!(area.area_has(&bits, s), flood.reached(s), "square {s}");
             }
-            let area: Vec<u16> = g.squares(bits.rows()).collect();
+            let mut squares = Vec::new();
+            area.for_each_square(|s| squares.push(s));
+            squares.sort_unstable();
             let mut expect = flood.area().to_vec();
             expect.sort_unstable();
-            assert_eq!(area, expect);
-            let outside: Vec<u16> = g.outside(bits.rows(), &boxes).collect();
+            assert_eq!(squares, expect);
+            let outside: Vec<u16> = area.unreached(&blocked).collect();
             let expect: Vec<u16> = free.iter().copied().filter(|&s| !flood.reached(s)).collect();
             assert_eq!(outside, expect);
         }
@@ -460,5 +460,9 @@ mod tests {
         let level = parse_level(&text).unwrap();
         let p = Problem::new(&level.board);
         assert!(BitGrid::new(&level.board, &p.board_sq).is_none());
+        // The player's area floods square by square there, with the same answers.
+        let mut area = PlayerArea::new(&p);
+        assert!(!area.by_bits());
+        agrees_with_square_by_square(&p, &mut area);
     }
 }
