@@ -410,6 +410,11 @@ impl Blocks {
     /// deeper end, so the block of any edge `(x, y)` is the block of the tree edge into
     /// whichever end was discovered later (see [`Blocks::groups`]).
     pub(crate) fn add(&mut self, geom: &Geom, cells: &[u8], root: usize) {
+        self.add_with::<false>(geom, cells, root);
+    }
+
+    /// [`Blocks::add`], with the block-cut tree ([`Blocks::lift`] reads it) when `TREE`.
+    fn add_with<const TREE: bool>(&mut self, geom: &Geom, cells: &[u8], root: usize) {
         if self.disc[root] != 0 {
             return;
         }
@@ -454,26 +459,32 @@ impl Blocks {
         // always starts a new block. The block-cut tree's depths follow in the same pass.
         self.components += 1;
         let (depth, comp) = (&mut self.depth, &mut self.comp);
-        depth[root] = 0;
-        comp[root] = self.components;
+        if TREE {
+            depth[root] = 0;
+            comp[root] = self.components;
+        }
         for &c in &self.pre[first + 1..] {
             let c = c as usize;
             let p = parent[c] as usize;
             low[c] = if low[c] >= disc[p] {
                 self.next_block += 1;
-                let k = self.next_block as usize;
-                if self.head.len() <= k {
-                    self.head.resize(k + 1, 0);
-                    self.block_depth.resize(k + 1, 0);
+                if TREE {
+                    let k = self.next_block as usize;
+                    if self.head.len() <= k {
+                        self.head.resize(k + 1, 0);
+                        self.block_depth.resize(k + 1, 0);
+                    }
+                    self.head[k] = p as u32;
+                    self.block_depth[k] = depth[p] + 1;
                 }
-                self.head[k] = p as u32;
-                self.block_depth[k] = depth[p] + 1;
                 self.next_block
             } else {
                 low[p]
             };
-            depth[c] = self.block_depth[low[c] as usize] + 1;
-            comp[c] = self.components;
+            if TREE {
+                depth[c] = self.block_depth[low[c] as usize] + 1;
+                comp[c] = self.components;
+            }
         }
     }
 
@@ -481,13 +492,14 @@ impl Blocks {
     pub(crate) fn add_all(&mut self, geom: &Geom, cells: &[u8]) {
         for i in 0..geom.len {
             if cells[i] & FREE != 0 {
-                self.add(geom, cells, i);
+                self.add_with::<true>(geom, cells, i);
             }
         }
     }
 
     /// Take square `v` into the graph, with edges to its free sides in `cells` (a box
-    /// lifted off; every free neighbour must be in a component found): the blocks on the
+    /// lifted off; every free neighbour must be in a component found by
+    /// [`Blocks::add_all`], which keeps the block-cut tree this reads): the blocks on the
     /// block-cut tree's paths between its neighbours in one component merge with those
     /// edges into one block; a lone neighbour's edge is a block (a bridge) of its own. Until
     /// the next `lift` or [`Blocks::clear`], [`Blocks::groups`] answers for that graph.
