@@ -83,9 +83,6 @@ pub struct Scorer {
     stack: Vec<u16>,
     /// Areas of the base position (its last count).
     base_areas: u16,
-    /// Marks of the floods of the parts a filled square cuts off ([`Scorer::cut_off`]).
-    seen: Vec<u32>,
-    seen_stamp: u32,
     /// The player's part, flooded when its smallest square is not known otherwise (its
     /// boxes are the child's).
     player_area: PlayerArea,
@@ -108,8 +105,6 @@ impl Scorer {
             area_second: Vec::new(),
             stack: Vec::with_capacity(p.n),
             base_areas: 0,
-            seen: vec![0; p.n],
-            seen_stamp: 0,
             player_area: PlayerArea::new(p),
             hot_counts: Vec::new(),
             link_boxes: vec![0; a.rooms.links],
@@ -205,8 +200,8 @@ impl Scorer {
     /// (`occupied` is the child's), and the smallest square of the area of `player` — from
     /// the base labels: freeing `from` joins the areas around it; filling `to` keeps the
     /// area count when the free squares around `to` stay joined by the ring of its eight
-    /// neighbours, and otherwise the parts it cuts off from the player are flooded (each
-    /// flood stops when it meets the player's part), not the whole board.
+    /// neighbours, and otherwise splits it in as many parts as the box search's side groups
+    /// of `to` (`to_groups`) that its free sides fall in.
     fn child_areas(
         &mut self,
         p: &Problem,
@@ -271,104 +266,32 @@ impl Scorer {
             }
             m
         };
-        if groups > 1 && to_groups != NO_GROUPS {
-            // The box search found which free sides of `to` the player's areas join: as
-            // many parts as groups, one of them the player's.
+        // Filling `to` splits its area where the ring of its eight neighbours does not
+        // keep its free sides joined: the box search found which of them the player's
+        // areas join (as many parts as groups, one of them the player's).
+        let parts = if groups == 1 {
+            1
+        } else {
+            debug_assert_ne!(to_groups, NO_GROUPS, "a generated move knows its groups");
             let mut labels = 0u8;
             for (d, &t) in nbr.iter().enumerate() {
                 if free(t) {
                     labels |= 1 << ((to_groups >> (2 * d)) & 3);
                 }
             }
-            let parts = labels.count_ones() as usize;
-            if parts > 1 {
-                let min = self.player_area.flood(p, occupied, player);
-                let r = ((areas + parts - 1) as u16, min);
-                debug_assert_eq!(r, labelled_areas(p, occupied, player), "{from} -> {to}");
-                return r;
-            }
-            let min = if x_min != to { x_min } else { next_min(self) };
-            let r = (areas as u16, min);
-            debug_assert_eq!(r, labelled_areas(p, occupied, player), "{from} -> {to}");
-            return r;
-        }
-        // Filling `to` may split its area: flood from each free neighbour of `to` not yet
-        // met; a flood that meets the player's square belongs to the player's part, one
-        // that runs out is a part of its own.
-        let (cut, min_kept) =
-            if groups == 1 { (0, true) } else { self.cut_off(p, occupied, to, player, x_min) };
-        // The player's part lost its smallest square (`to` itself, or into a part cut
-        // off): flood it.
-        let min = if min_kept && x_min != to {
-            x_min
-        } else if min_kept && cut == 0 {
-            next_min(self)
-        } else {
-            self.player_area.flood(p, occupied, player)
+            labels.count_ones() as usize
         };
-        let r = ((areas + cut) as u16, min);
+        // Split, the player's part's smallest square is not known: flood it.
+        let min = if parts > 1 {
+            self.player_area.flood(p, occupied, player)
+        } else if x_min != to {
+            x_min
+        } else {
+            next_min(self)
+        };
+        let r = ((areas + parts - 1) as u16, min);
         debug_assert_eq!(r, labelled_areas(p, occupied, player), "{from} -> {to}");
         r
-    }
-
-    /// The parts cut off from the player's square when `to` (filled in `occupied`) splits
-    /// its area: floods from the free neighbours of `to`, each stopping when it meets the
-    /// player's square; and whether `x_min`, the area's smallest square, stays in the
-    /// player's part (when a part cut off holds it, the player's part's smallest square
-    /// is unknown).
-    fn cut_off(
-        &mut self,
-        p: &Problem,
-        occupied: &[bool],
-        to: u16,
-        player: u16,
-        x_min: u16,
-    ) -> (usize, bool) {
-        let free = |y: u16| y != NONE && !occupied[y as usize];
-        if self.seen_stamp > u32::MAX - 16 {
-            self.seen.fill(0);
-            self.seen_stamp = 0;
-        }
-        let first = self.seen_stamp + 1;
-        let mut cut = 0;
-        let mut min_kept = true;
-        for &t in &p.nbr[to as usize] {
-            if !free(t) || t == player || self.seen[t as usize] >= first {
-                continue;
-            }
-            self.seen_stamp += 1;
-            let stamp = self.seen_stamp;
-            self.seen[t as usize] = stamp;
-            self.stack.clear();
-            self.stack.push(t);
-            let mut head = 0;
-            let mut met = false;
-            let mut has_min = t == x_min;
-            'flood: while head < self.stack.len() {
-                let x = self.stack[head];
-                head += 1;
-                for &y in &p.nbr[x as usize] {
-                    if free(y) && self.seen[y as usize] != stamp {
-                        if y == player
-                            || (self.seen[y as usize] >= first && self.seen[y as usize] < stamp)
-                        {
-                            // The player's part, or a part met before (a flood that met
-                            // the player: the player's part too).
-                            met = true;
-                            break 'flood;
-                        }
-                        self.seen[y as usize] = stamp;
-                        has_min |= y == x_min;
-                        self.stack.push(y);
-                    }
-                }
-            }
-            if !met {
-                cut += 1;
-                min_kept &= !has_min;
-            }
-        }
-        (cut, min_kept)
     }
 
     /// Number of areas of free floor; labels them and notes each area's smallest square.
