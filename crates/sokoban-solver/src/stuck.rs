@@ -93,17 +93,19 @@ impl StuckSearch {
                 d as u32
             })
             .collect();
+        let area = PlayerArea::new(p);
+        let words = area.area_words(p);
         StuckSearch {
             nearest,
             box_on: vec![false; n],
-            area: PlayerArea::new(p),
+            area,
             walls: Vec::new(),
             arena: Vec::new(),
             heap: BinaryHeap::new(),
             areas: HashMap::default(),
             area_bits: Vec::new(),
             area_next: Vec::new(),
-            words: PlayerArea::new(p).area_words(p),
+            words,
             cache: HashMap::default(),
             boxes: Vec::new(),
             corrals: Corrals::new(n, false),
