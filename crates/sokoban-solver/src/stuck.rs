@@ -141,12 +141,13 @@ impl StuckSearch {
         v
     }
 
-    fn push_position(&mut self, player: u16, boxes: impl ExactSizeIterator<Item = u16>) -> u32 {
-        let idx = self.arena.len() as u32;
-        self.arena.push(boxes.len() as u16);
+    fn push_position(&mut self, player: u16, boxes: impl Iterator<Item = u16>) -> u32 {
+        let idx = self.arena.len();
+        self.arena.push(0);
         self.arena.push(player);
         self.arena.extend(boxes);
-        idx
+        self.arena[idx] = (self.arena.len() - idx - 2) as u16;
+        idx as u32
     }
 
     fn search(&mut self, p: &Problem, boxes: &[u16], player: u16, limit: usize) -> Verdict {
@@ -191,8 +192,7 @@ impl StuckSearch {
                 let b = cur[i];
                 let hc = h - self.nearest[b as usize];
                 self.clear_boxes(&cur);
-                let rest = cur.iter().copied().filter(|&x| x != b).collect::<Vec<_>>();
-                let child = self.push_position(pl, rest.into_iter());
+                let child = self.push_position(pl, cur.iter().copied().filter(|&x| x != b));
                 self.heap.push((Reverse(hc), child));
                 continue;
             }

@@ -24,6 +24,10 @@ pub struct DeadTests {
     fixed: FixedGoals,
     corrals: Corrals,
     corral_pushes: Vec<(u16, u8)>,
+    /// The key of the position the corrals were last analysed for, and the verdict (its
+    /// pushes in `corral_pushes`): the scored strategy asks for the corral's boxes of the
+    /// position its move test has just analysed.
+    analysed: Option<(u64, Verdict)>,
     corral_search: CorralSearch,
     costs: Vec<u16>,
     matcher: Matcher,
@@ -52,6 +56,7 @@ impl DeadTests {
             fixed: FixedGoals::new(p),
             corrals: Corrals::new(p.n, true),
             corral_pushes: Vec::new(),
+            analysed: None,
             corral_search: CorralSearch::new(p),
             costs: vec![0; ng * ng],
             matcher: Matcher::default(),
@@ -111,7 +116,9 @@ impl DeadTests {
         let has_box = |s: usize| st.box_at[s] != NONE;
         let reached = |s: u16| st.flood.reached(s);
         let outside = st.flood.unreached(&st.occupied);
-        self.corrals.analyse(p, has_box, reached, outside, last, &mut self.corral_pushes)
+        let v = self.corrals.analyse(p, has_box, reached, outside, last, &mut self.corral_pushes);
+        self.analysed = Some((st.key(p), v));
+        v
     }
 
     /// A corral that can never be opened, or one next to `last` whose boxes alone cannot
@@ -138,7 +145,12 @@ impl DeadTests {
     /// flag per square); false when there is none. Some solution, if any, starts with a push
     /// into that corral (see [`crate::corral`]), so only those boxes' moves need searching.
     pub fn corral_boxes(&mut self, p: &Problem, st: &State, out: &mut [bool]) -> bool {
-        let verdict = self.analyse_corrals(p, st, NONE);
+        // The verdict and pushes do not depend on the box pushed last (it only picks the
+        // corrals the corral search tests): those of the same position analysed last serve.
+        let verdict = match self.analysed {
+            Some((key, v)) if key == st.key(p) => v,
+            _ => self.analyse_corrals(p, st, NONE),
+        };
         out.fill(false);
         if verdict != Verdict::Only {
             return false;
