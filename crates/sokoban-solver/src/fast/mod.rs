@@ -50,8 +50,10 @@ pub struct Strategy {
 /// Most work (boxes x squares x squares) for which the scored strategy runs.
 const SCORED_MAX_WORK: usize = 100_000_000;
 
-/// Moves a probe strategy makes before it stops.
-const PROBE_MOVES: u64 = 25_000;
+/// Moves a probe strategy makes before it stops. The level the probe without the area
+/// joiner solved first (XSokoban 42, fourteenth session) took it 11,712; 25,000 cost the
+/// levels that last most of a second up to 0.03 s.
+const PROBE_MOVES: u64 = 12_000;
 
 /// The schedule: strategies run side by side, one turn each in rotation, each with an
 /// equal part of the memory, until one solves the level. Their strengths differ (the
@@ -65,8 +67,8 @@ const PROBE_MOVES: u64 = 25_000;
 /// strategy solves; with as many moves each, 89 is not solved in 60 s. (Earlier, as many
 /// moves each had given 80 levels where a fifth of them gave 76.) The third, the rules
 /// strategy without the area joiner, is a probe with a small share that stops after
-/// `PROBE_MOVES` (25,000) moves: alone it solves fewer levels, but some at once that the
-/// others never do (XSokoban 42 in 248 moves).
+/// `PROBE_MOVES` moves: alone it solves fewer levels, but some at once that the others
+/// never do (XSokoban 42).
 pub const STRATEGIES: [Strategy; 3] = [
     Strategy {
         name: "FESS rules",
@@ -122,10 +124,10 @@ pub const STRATEGIES_PLAIN: [Strategy; 3] = [
 ];
 
 /// Moves the greedy probe makes before it stops. The levels it solved first (fourteenth
-/// session: 10 of Microban, 1 of XSokoban, 4 of Sasquatch) took it at most 44k moves
-/// (Sasquatch 46); 200k cost every level that lasts a few tenths of a second as much
-/// (Microban 153 1.20 -> 1.06 s, the same solutions).
-const GREEDY_MOVES: u64 = 50_000;
+/// session: 10 of Microban, 1 of XSokoban, 4 of Sasquatch) took it at most 11k moves but
+/// one (Sasquatch 46, 44k); 200k cost every level that lasts a few tenths of a second as
+/// much (Microban 153 1.20 -> 1.06 s, the same solutions), 50k about 0.02 s.
+const GREEDY_MOVES: u64 = 20_000;
 
 /// The greedy search by the matching bound ([`greedy`]), a probe beside the feature search.
 pub const GREEDY: Strategy = Strategy {
@@ -135,6 +137,29 @@ pub const GREEDY: Strategy = Strategy {
     greedy: true,
     ..STRATEGIES[0]
 };
+
+/// Moves the sprint makes before it stops, and after which it stops when no position it
+/// found packs more goals in plan order than the start. It is for levels the rules
+/// strategy solves, making its way goal by goal (Microban 144: 9 goals packed after 5,184
+/// moves, solved after 62,743); a sprint that packs nothing at first is not getting there
+/// (Microban 153, solved by the scored strategy: its sprint made 80,000 moves without a
+/// goal packed, 0.19 s of its 1.03 s).
+const SPRINT_MOVES: u64 = 80_000;
+const SPRINT_IDLE: u64 = 16_000;
+
+/// The sprint: the rules strategy once more, with four times its moves per turn until it
+/// has made [`SPRINT_MOVES`], learning apart from the others (its own stuck patterns and
+/// verdicts). In the schedule the rules strategy has a small part of the time, and where
+/// its moves are cheap and it alone finds the way that is slow (Microban 144: it solves
+/// the level after 63k moves, when the scored strategy has made 127k moves that cost four
+/// times as much: 1.4 s). Giving it a larger part instead upsets the other strategies: what
+/// it learns reaches them sooner, and a search on the edge goes another way (XSokoban 88,
+/// solved in 13 s by the scored strategy on the plan without parking, was not solved in
+/// 60 s by any of seven schedules tried that shared the time otherwise, fifteenth
+/// session). Apart, the sprint changes nothing in the others' searches but their time
+/// (and, a probe, it takes a sixteenth of the memory from them).
+pub const SPRINT: Strategy =
+    Strategy { name: "FESS rules, sprint apart", share: 20, limit: SPRINT_MOVES, ..STRATEGIES[0] };
 
 /// Most goal clusters for which each gets a plan of its own that fills it first.
 const CLUSTER_PLANS: usize = 3;
@@ -201,7 +226,7 @@ pub fn packing_search_plan(a: &Arc<Analysis>, boxes: &[u16]) -> Option<Plan> {
 /// The names of every strategy a schedule may run (the progress reports one of them).
 pub fn strategy_names() -> Vec<&'static str> {
     let main = STRATEGIES.iter().chain(&STRATEGIES_PLAIN).map(|s| s.name);
-    main.chain(CLUSTER_FIRST).chain([GREEDY.name]).collect()
+    main.chain(CLUSTER_FIRST).chain([GREEDY.name, SPRINT.name]).collect()
 }
 
 /// What [`FastSearch::run`] stopped for.
@@ -294,6 +319,8 @@ struct Running {
     fess: Engine,
     /// Out of memory, or a probe out of moves: no more turns.
     full: bool,
+    /// Goals its start position packs in plan order.
+    start_packed: u16,
 }
 
 /// The fast search on one position, with its schedule.
@@ -404,6 +431,10 @@ impl FastSearch {
         if !flags.split(',').any(|f| f == "nogreedy") {
             planned.push((GREEDY, Arc::clone(&analysis)));
         }
+        let sprint = !flags.split(',').any(|f| f == "nosprint");
+        if sprint {
+            planned.push((SPRINT, Arc::clone(&analysis)));
+        }
         // Memory: a probe gets a sixteenth (its moves are few), the others share the rest.
         let total = memory_limit - back_share;
         let probes = planned.iter().filter(|(s, _)| s.limit > 0).count();
@@ -412,7 +443,8 @@ impl FastSearch {
         let share = (total - probes * probe_share) / mains.max(1);
         let back =
             use_back.then(|| Backward::new(Arc::clone(&analysis), player, boxes, back_share));
-        // Patterns learned by one strategy prune the others' positions too.
+        // Patterns learned by one strategy prune the others' positions too (but the
+        // sprint's).
         let learned = Learned::new(&p);
         let runs = planned
             .into_iter()
@@ -427,16 +459,22 @@ impl FastSearch {
                         Rc::clone(&learned),
                     )))
                 } else {
+                    let learned = if strategy.name == SPRINT.name {
+                        Learned::new(&p)
+                    } else {
+                        Rc::clone(&learned)
+                    };
                     Engine::Fess(Box::new(Fess::new(
                         a,
                         strategy.config,
                         player,
                         boxes,
                         memory,
-                        Rc::clone(&learned),
+                        learned,
                     )))
                 };
-                Running { strategy, fess, full: false }
+                let start_packed = fess.stats().best_packed;
+                Running { strategy, fess, full: false, start_packed }
             })
             .collect();
         FastSearch {
@@ -533,8 +571,15 @@ impl FastSearch {
         let run = &mut self.runs[k];
         let moves = (budget * run.strategy.share / max_share).max(1);
         let event = run.fess.run(moves, self.back.as_ref());
-        if run.strategy.limit > 0 && run.fess.stats().generated >= run.strategy.limit {
+        let stats = run.fess.stats();
+        if run.strategy.limit > 0 && stats.generated >= run.strategy.limit {
             run.full = true; // a probe that has had its moves: no more turns
+        }
+        if run.strategy.name == SPRINT.name
+            && stats.generated >= SPRINT_IDLE
+            && stats.best_packed == run.start_packed
+        {
+            run.full = true; // a sprint going nowhere
         }
         match event {
             FessEvent::Budget => {
@@ -544,7 +589,12 @@ impl FastSearch {
                     FastEvent::Budget
                 }
             }
-            FessEvent::Solved(pushes) => FastEvent::Solved(pushes),
+            FessEvent::Solved(pushes) => {
+                if fess::flag("who") {
+                    self.report_turns(k);
+                }
+                FastEvent::Solved(pushes)
+            }
             FessEvent::Met(node, back_node) => {
                 let mut pushes = run.fess.pushes_to(node);
                 let back = self.back.as_mut().expect("a perimeter");
@@ -562,6 +612,15 @@ impl FastSearch {
                     FastEvent::Budget
                 }
             }
+        }
+    }
+
+    /// For studying the schedule (`FESS=who`): which strategy solved the level, and each
+    /// strategy's moves, on standard error.
+    fn report_turns(&self, solver: usize) {
+        eprintln!("solved by {}", self.runs[solver].strategy.name);
+        for r in &self.runs {
+            eprintln!("  {}: {} moves", r.strategy.name, r.fess.stats().generated);
         }
     }
 
@@ -637,4 +696,67 @@ pub fn draw_plan(level: &sokoban_core::Level, p: &Problem, plan: &Plan) -> Strin
         out.push_str(&format!("steps: {}\n", steps.join(", ")));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A room of eight boxes and its goals behind a narrow door.
+    const ROOM: &str = "\
+#########
+#...#   #
+#...  $ #
+#.. # $ ##
+## ## $  #
+#  $ $ $ #
+# $ @ $  #
+#   #    #
+#########";
+
+    fn search() -> FastSearch {
+        let level = sokoban_core::format::parse_level(ROOM).unwrap();
+        let p = Problem::new(&level.board);
+        let player = p.compact[level.start.player];
+        let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+        FastSearch::new(&level.board, p, player, &boxes, 64 << 20)
+    }
+
+    /// The sprint learns apart: the other strategies search as they would without it, turn
+    /// for turn; and a search takes the same turns every time.
+    #[test]
+    fn the_sprint_leaves_the_other_searches_as_they_are() {
+        let (mut with, mut again, mut without) = (search(), search(), search());
+        without.runs.retain(|r| r.strategy.name != SPRINT.name);
+        assert_eq!(with.runs.len(), without.runs.len() + 1, "a sprint to leave out");
+        let (mut compared, mut sprint_turns) = (0, 0);
+        loop {
+            // A move a turn.
+            let (ev, ev_again) = (with.run(1), again.run(1));
+            assert_eq!(
+                (ev.clone(), with.turn, with.stats()),
+                (ev_again, again.turn, again.stats())
+            );
+            if with.runs[with.turn].strategy.name == SPRINT.name {
+                sprint_turns += 1;
+                if ev != FastEvent::Budget {
+                    break; // the sprint solved it
+                }
+                continue;
+            }
+            let ev_without = without.run(1);
+            assert_eq!(with.turn, without.turn, "the same strategy's turn");
+            let k = with.turn;
+            assert_eq!(with.runs[k].fess.stats(), without.runs[k].fess.stats(), "turn {compared}");
+            assert_eq!(ev, ev_without);
+            compared += 1;
+            if ev != FastEvent::Budget {
+                break;
+            }
+        }
+        assert!(
+            compared > 5 && sprint_turns > 0,
+            "{compared} turns compared, {sprint_turns} sprints"
+        );
+    }
 }
