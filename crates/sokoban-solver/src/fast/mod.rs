@@ -431,8 +431,10 @@ impl FastSearch {
         if !flags.split(',').any(|f| f == "nogreedy") {
             planned.push((GREEDY, Arc::clone(&analysis)));
         }
-        let sprint = !flags.split(',').any(|f| f == "nosprint");
-        if sprint {
+        // The sprint where the scored strategy runs (without it, the rules strategy has
+        // most of the time already).
+        let scored = strategies.iter().any(|s| s.config.scored);
+        if scored && !flags.split(',').any(|f| f == "nosprint") {
             planned.push((SPRINT, Arc::clone(&analysis)));
         }
         // Memory: a probe gets a sixteenth (its moves are few), the others share the rest.
