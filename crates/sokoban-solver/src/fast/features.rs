@@ -2,6 +2,7 @@
 //! goals packed in plan order, boxes out of plan, the number of areas the boxes cut the
 //! player's floor into, and the passages between rooms that boxes block.
 
+use super::board::NO_GROUPS;
 use super::plan::Plan;
 use crate::goal_reach::GoalReach;
 use crate::problem::{Problem, NONE};
@@ -290,6 +291,37 @@ impl FeatureScratch {
         }
         self.stamp += 1;
     }
+}
+
+/// How many parts of free floor the free sides of `to` fall in once a box fills `to`
+/// (`free` tells which squares are free then): none without a free side; one where the
+/// ring of its eight neighbours keeps them joined; otherwise as many as the box search's
+/// side groups of `to` they are in (`groups`: [`super::board::Move::groups`], which every
+/// generated move knows).
+pub(crate) fn parts_round(p: &Problem, to: u16, free: impl Fn(u16) -> bool, groups: u8) -> usize {
+    let nbr = &p.nbr[to as usize];
+    let (mut free_sides, mut joins) = (0, 0);
+    for d in 0..4 {
+        let (a, b) = (nbr[d], nbr[(d + 1) % 4]);
+        if !free(a) {
+            continue;
+        }
+        free_sides += 1;
+        if free(b) && free(p.nbr[a as usize][(d + 1) % 4]) {
+            joins += 1;
+        }
+    }
+    if free_sides == 0 || joins == 4 || free_sides - joins == 1 {
+        return free_sides.min(1);
+    }
+    debug_assert_ne!(groups, NO_GROUPS, "a generated move knows its groups");
+    let mut labels = 0u8;
+    for (d, &t) in nbr.iter().enumerate() {
+        if free(t) {
+            labels |= 1 << ((groups >> (2 * d)) & 3);
+        }
+    }
+    labels.count_ones() as usize
 }
 
 /// Label the areas of free floor (`occupied` false) `base`, `base + 1`, ... (a label

@@ -27,9 +27,9 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::back::Backward;
-use super::board::{Layout, Move, MoveGen, State, MAX_BOXES, NO_GROUPS};
+use super::board::{Layout, Move, MoveGen, State, MAX_BOXES};
 use super::dead::DeadTests;
-use super::features::{FeatureScratch, Features, Hotspots, Rooms};
+use super::features::{parts_round, FeatureScratch, Features, Hotspots, Rooms};
 use super::plan::Plan;
 use super::score::{Rank, Score, Scorer};
 use crate::bits::PlayerArea;
@@ -678,51 +678,9 @@ impl Fess {
                 return Some((id, back));
             }
         }
-        // The tests' verdicts kept for this position and pushed square, if any.
-        let tkey = key ^ p.z_box[m.to as usize].rotate_left(23);
-        let known = self.learned.borrow().tested(tkey);
-        let move_dead = known.verdict(Tested::MOVE_DEAD, Tested::MOVE_ALIVE);
-        if move_dead == Some(true)
-            || (move_dead.is_none() && self.dead.after_move(&p, &self.st, m.to))
-        {
-            if move_dead.is_none() {
-                self.learned.borrow_mut().note(tkey, Tested::MOVE_DEAD);
-            }
-            self.stats.deadlocks += 1;
+        if self.dead_after_move(&p, key, m.to) {
             self.seen.insert(key, DEAD);
             return None;
-        }
-        if self.learned.borrow().patterns.matches(&self.st.occupied, &self.st.boxes, self.st.player)
-        {
-            self.stats.pattern_deadlocks += 1;
-            self.seen.insert(key, DEAD);
-            return None;
-        }
-        if move_dead.is_none() {
-            let stuck = LOCAL_LIMIT > 0 && self.local_stuck(&p, m.to);
-            let verdict = if stuck { Tested::MOVE_DEAD } else { Tested::MOVE_ALIVE };
-            self.learned.borrow_mut().note(tkey, verdict);
-            if stuck {
-                self.stats.deadlocks += 1;
-                self.seen.insert(key, DEAD);
-                return None;
-            }
-        }
-        if self.config.pocket_moves {
-            let stuck = match known.verdict(Tested::POCKET_DEAD, Tested::POCKET_ALIVE) {
-                Some(v) => v,
-                None => {
-                    let v = self.pocket_beside_stuck(&p, m.to);
-                    let verdict = if v { Tested::POCKET_DEAD } else { Tested::POCKET_ALIVE };
-                    self.learned.borrow_mut().note(tkey, verdict);
-                    v
-                }
-            };
-            if stuck {
-                self.stats.deadlocks += 1;
-                self.seen.insert(key, DEAD);
-                return None;
-            }
         }
         let id = self.store(parent, mv, weight);
         self.seen.insert(key, id);
@@ -733,6 +691,51 @@ impl Fess {
         self.prepare(id);
         self.grow_subtrees(id);
         None
+    }
+
+    /// The new position in the state (its key `key`), its box just moved to `to`: dead by
+    /// the move's deadlock tests, a learned pattern, the local stuck test or (the scored
+    /// strategy) the pocket test? The tests' verdicts are kept for the other strategies
+    /// ([`Tested`]); a pattern is looked for every time (the store grows).
+    fn dead_after_move(&mut self, p: &Problem, key: u64, to: u16) -> bool {
+        let tkey = key ^ p.z_box[to as usize].rotate_left(23);
+        let known = self.learned.borrow().tested(tkey);
+        let move_dead = match known.verdict(Tested::MOVE_DEAD, Tested::MOVE_ALIVE) {
+            Some(dead) => Some(dead),
+            None if self.dead.after_move(p, &self.st, to) => {
+                self.learned.borrow_mut().note(tkey, Tested::MOVE_DEAD);
+                Some(true)
+            }
+            None => None, // the local test, after the patterns, decides
+        };
+        if move_dead == Some(true) {
+            self.stats.deadlocks += 1;
+            return true;
+        }
+        if self.learned.borrow().patterns.matches(&self.st.occupied, &self.st.boxes, self.st.player)
+        {
+            self.stats.pattern_deadlocks += 1;
+            return true;
+        }
+        let mut dead = move_dead.is_none() && {
+            let stuck = LOCAL_LIMIT > 0 && self.local_stuck(p, to);
+            let verdict = if stuck { Tested::MOVE_DEAD } else { Tested::MOVE_ALIVE };
+            self.learned.borrow_mut().note(tkey, verdict);
+            stuck
+        };
+        if !dead && self.config.pocket_moves {
+            dead = match known.verdict(Tested::POCKET_DEAD, Tested::POCKET_ALIVE) {
+                Some(v) => v,
+                None => {
+                    let v = self.pocket_beside_stuck(p, to);
+                    let verdict = if v { Tested::POCKET_DEAD } else { Tested::POCKET_ALIVE };
+                    self.learned.borrow_mut().note(tkey, verdict);
+                    v
+                }
+            };
+        }
+        self.stats.deadlocks += dead as u64;
+        dead
     }
 
     /// The boxes near the box just moved to `to` (side by side, corner to corner or two
@@ -1315,9 +1318,9 @@ impl Fess {
 
     /// The number of player areas after the box on `from` goes to `to`, from the count
     /// `regions` (with its labels) of the position now: the areas around `from` merge;
-    /// `to` may cut its area in pieces, found by a local look at the squares around it and
-    /// otherwise from the move's side groups of `to` (a flood when they are not known).
-    fn regions_after(&mut self, p: &Problem, regions: u16, from: u16, to: u16, groups: u8) -> u16 {
+    /// `to` may cut its area in parts ([`parts_round`]: the ring round it, else the move's
+    /// side groups of `to`).
+    fn regions_after(&self, p: &Problem, regions: u16, from: u16, to: u16, groups: u8) -> u16 {
         if from == to {
             return regions; // the box came back, the player went round it
         }
@@ -1351,7 +1354,7 @@ impl Fess {
     }
 
     fn regions_after_inner(
-        &mut self,
+        &self,
         p: &Problem,
         regions: u16,
         from: u16,
@@ -1371,77 +1374,12 @@ impl Fess {
             }
         }
         let mut r = regions as i32 + if k == 0 { 1 } else { 1 - k as i32 };
-        // Free after the move: not a box, or `from`; never `to`.
+        // Free after the move: not a box, or `from`; never `to`. Filling `to` may cut its
+        // area in parts (none where `to` was an area of its own).
         let occ = &self.st.occupied;
         let free = |s: u16| s != NONE && s != to && (s == from || !occ[s as usize]);
-        let nb = p.nbr[to as usize];
-        let sides = (0..4).filter(|&d| free(nb[d])).fold(0u8, |m, d| m | 1 << d);
-        if sides == 0 {
-            return (r - 1).max(0) as u16; // `to` was an area of its own
-        }
-        // Sides joined round a free diagonal square are in one piece.
-        let mut piece = [0usize, 1, 2, 3];
-        fn find(piece: &[usize; 4], x: usize) -> usize {
-            let mut x = x;
-            while piece[x] != x {
-                x = piece[x];
-            }
-            x
-        }
-        for d in 0..4 {
-            let e = (d + 1) & 3;
-            if free(nb[d]) && free(nb[e]) {
-                let diag = p.step(nb[d], e);
-                if free(diag) {
-                    let (a, b) = (find(&piece, d), find(&piece, e));
-                    piece[a] = b;
-                }
-            }
-        }
-        let roots =
-            (0..4).filter(|&d| sides >> d & 1 != 0).fold(0u8, |m, d| m | 1 << find(&piece, d));
-        if roots.count_ones() > 1 {
-            // Not settled locally: the free sides fall in as many pieces as the box
-            // search's side groups of `to` they are in (or, those not known, a flood tells).
-            let pieces = if groups != NO_GROUPS {
-                (0..4)
-                    .filter(|&d| sides >> d & 1 != 0)
-                    .fold(0u8, |m, d| m | 1 << ((groups >> (2 * d)) & 3))
-                    .count_ones() as i32
-            } else {
-                self.pieces_by_flood(p, from, to, sides)
-            };
-            r += pieces - 1;
-        }
+        r += parts_round(p, to, free, groups) as i32 - 1;
         r.max(1) as u16
-    }
-
-    /// How many pieces the free sides of `to` (bits of `sides`) fall in when the box on
-    /// `from` goes to `to`: flooded from one side after another.
-    fn pieces_by_flood(&mut self, p: &Problem, from: u16, to: u16, sides: u8) -> i32 {
-        let nb = p.nbr[to as usize];
-        self.st.occupied[from as usize] = false;
-        self.st.occupied[to as usize] = true;
-        self.flood.set_boxes(&self.st.boxes);
-        self.flood.set_box(from, false);
-        self.flood.set_box(to, true);
-        let mut pieces = 0;
-        let mut done = !sides & 15;
-        for d in 0..4 {
-            if done >> d & 1 != 0 {
-                continue;
-            }
-            pieces += 1;
-            self.flood.flood(p, &self.st.occupied, nb[d]);
-            for e in d..4 {
-                if sides >> e & 1 != 0 && self.flood.reached(nb[e]) {
-                    done |= 1 << e;
-                }
-            }
-        }
-        self.st.occupied[to as usize] = false;
-        self.st.occupied[from as usize] = true;
-        pieces
     }
 
     /// The pushes from the root to node `id`.

@@ -45,6 +45,9 @@ pub struct Strategy {
     /// The greedy search by the matching bound ([`greedy`]) instead of the feature search
     /// (`config` is then not read).
     pub greedy: bool,
+    /// Moves after which it stops when no position it found packs more goals in plan
+    /// order than its start (0: never).
+    pub idle: u64,
     /// It learns apart from the others (its own stuck patterns and verdicts), so that
     /// running it changes nothing in their searches.
     pub apart: bool,
@@ -86,6 +89,7 @@ pub const STRATEGIES: [Strategy; 3] = [
         share: 5,
         limit: 0,
         greedy: false,
+        idle: 0,
         apart: false,
     },
     Strategy {
@@ -101,6 +105,7 @@ pub const STRATEGIES: [Strategy; 3] = [
         share: 10,
         limit: 0,
         greedy: false,
+        idle: 0,
         apart: false,
     },
     Strategy {
@@ -116,6 +121,7 @@ pub const STRATEGIES: [Strategy; 3] = [
         share: 1,
         limit: PROBE_MOVES,
         greedy: false,
+        idle: 0,
         apart: false,
     },
 ];
@@ -168,6 +174,7 @@ pub const SPRINT: Strategy = Strategy {
     name: "FESS rules, sprint apart",
     share: 20,
     limit: SPRINT_MOVES,
+    idle: SPRINT_IDLE,
     apart: true,
     ..STRATEGIES[0]
 };
@@ -614,11 +621,11 @@ impl FastSearch {
         if run.strategy.limit > 0 && stats.generated >= run.strategy.limit {
             run.full = true; // a probe that has had its moves: no more turns
         }
-        if run.strategy.name == SPRINT.name
-            && stats.generated >= SPRINT_IDLE
+        if run.strategy.idle > 0
+            && stats.generated >= run.strategy.idle
             && stats.best_packed == run.start_packed
         {
-            run.full = true; // a sprint going nowhere
+            run.full = true; // going nowhere
         }
         match event {
             FessEvent::Budget => {

@@ -8,8 +8,8 @@
 
 use std::cmp::Reverse;
 
-use super::board::{State, NO_GROUPS};
-use super::features::label_areas;
+use super::board::State;
+use super::features::{label_areas, parts_round};
 use super::fess::Analysis;
 use crate::bits::PlayerArea;
 use crate::problem::{Problem, NONE};
@@ -228,21 +228,6 @@ impl Scorer {
             }
         }
         let areas = self.base_areas as usize + 1 - n_joined;
-        // Filling `to`: its free neighbours must stay joined around it.
-        let nbr = &p.nbr[to as usize];
-        let mut free_sides = 0;
-        let mut joins = 0;
-        for d in 0..4 {
-            let (a, b) = (nbr[d], nbr[(d + 1) % 4]);
-            if !free(a) {
-                continue;
-            }
-            free_sides += 1;
-            if free(b) && free(p.nbr[a as usize][(d + 1) % 4]) {
-                joins += 1;
-            }
-        }
-        let groups = if joins == 4 { 1 } else { free_sides - joins };
         // The player's area before `to` is filled (the player stands next to `to`): the
         // joined one, or its own base area.
         let player_joined = player == from
@@ -267,20 +252,9 @@ impl Scorer {
             m
         };
         // Filling `to` splits its area where the ring of its eight neighbours does not
-        // keep its free sides joined: the box search found which of them the player's
-        // areas join (as many parts as groups, one of them the player's).
-        let parts = if groups == 1 {
-            1
-        } else {
-            debug_assert_ne!(to_groups, NO_GROUPS, "a generated move knows its groups");
-            let mut labels = 0u8;
-            for (d, &t) in nbr.iter().enumerate() {
-                if free(t) {
-                    labels |= 1 << ((to_groups >> (2 * d)) & 3);
-                }
-            }
-            labels.count_ones() as usize
-        };
+        // keep its free sides joined: as many parts as the side groups they fall in, one
+        // of them the player's.
+        let parts = parts_round(p, to, free, to_groups);
         // Split, the player's part's smallest square is not known: flood it.
         let min = if parts > 1 {
             self.player_area.flood(p, occupied, player)
