@@ -1,6 +1,7 @@
 //! Print the fast search's packing plan of levels: the board with each goal marked by its
 //! place in the order (base 36: 0-9 then a-z), and the plan's steps, for studying the levels
-//! the search misses.
+//! the search misses; with each plan, the first prefix of its goals that leaves the start
+//! boxes unable to fill the rest ([`Plan::first_dead_prefix`]).
 //!
 //! `cargo run --release -p sokoban-solver --example plan -- LEVELS.xsb [NUMBER]`
 //! (with `GREEDY=1`: the greedy removals' plan instead of the packing search's)
@@ -59,12 +60,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             rows[r][c] =
                 if level.start.has_box(b.square(r, c)) { mark.to_ascii_uppercase() } else { mark };
         }
+        let player = p.compact[level.start.player];
+        let dead = plan.first_dead_prefix(p, &level.board, &start, player);
         println!(
-            "level {} ({} goals, {} relaxed, {} parking steps)",
+            "level {} ({} goals, {} relaxed, {} parking steps, first dead prefix {})",
             i + 1,
             plan.order.len(),
             plan.relaxed,
-            plan.parking_steps()
+            plan.parking_steps(),
+            dead.map_or("none".to_string(), |k| format!(
+                "{k} goal{}",
+                if k == 1 { "" } else { "s" }
+            ))
         );
         for r in rows {
             println!("{}", r.into_iter().collect::<String>());

@@ -202,6 +202,31 @@ fn plan_fills_a_dead_end_from_the_far_end() {
     assert!(!plan.out_of_plan_at(0, at(5)));
 }
 
+/// `Plan::first_dead_prefix` of a level whose goals are all on row 1, filled in the order of
+/// the columns `cols`.
+fn dead_prefix(xsb: &str, cols: &[usize]) -> Option<usize> {
+    let level = parse_level(xsb).unwrap();
+    let p = Problem::new(&level.board);
+    let start: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+    let order = cols.iter().map(|&c| goal_at(&p, &level, 1, c)).collect();
+    let plan = Plan::from_order(&p, order, 0);
+    plan.first_dead_prefix(&p, &level.board, &start, p.compact[level.start.player])
+}
+
+/// The first prefix of a plan that leaves the start boxes unable to fill the goals: in a
+/// dead end, filling the goal by its mouth first shuts the deeper one off.
+#[test]
+fn first_dead_prefix_finds_a_mouth_filled_first() {
+    let corridor = "########\n#..$$ @#\n########";
+    assert_eq!(dead_prefix(corridor, &[1, 2]), None);
+    assert_eq!(dead_prefix(corridor, &[2, 1]), Some(1));
+    // A box already on the mouth: counting it as filled first walls it, and the box beyond
+    // can never reach the deeper goal.
+    let filled = "######\n#.*$@#\n######";
+    assert_eq!(dead_prefix(filled, &[2, 1]), Some(1));
+    assert_eq!(dead_prefix(filled, &[1, 2]), None);
+}
+
 /// A plan that parks a box: the parking step counts as done while its square holds a box
 /// or once the goal it feeds does; the parked box is in place until its step is next.
 #[test]

@@ -414,6 +414,69 @@ impl Plan {
         }
         self.holds_step(next[0], s)
     }
+
+    /// For studying plans: the fewest goals of the packing order (`k`, from 1) after which,
+    /// those goals walls and no other box moved, the boxes on `start` can no longer fill
+    /// every goal: no matching gives each of the first `k` goals a box that reaches it on
+    /// the board and each other goal one that reaches it on the walled board from the
+    /// player's side (push distances of the walled problem, as the search's own matching).
+    /// `None` when every prefix passes, or the board is too large for walled problems.
+    /// Levels where every plan fails early are those the search cannot follow its plan on:
+    /// the first goals can only be filled once the other boxes have moved in (XSokoban 50,
+    /// 66, 69: at 1 or 2 goals in both plans, sixteenth session).
+    pub fn first_dead_prefix(
+        &self,
+        p: &Problem,
+        board: &sokoban_core::Board,
+        start: &[u16],
+        player: u16,
+    ) -> Option<usize> {
+        let mut reduced = crate::fixed::Reduced::new(board, p, 64 << 20)?;
+        let mut matcher = crate::matching::Matcher::default();
+        let (ng, nb) = (p.goals.len(), start.len());
+        let mut board_rows = vec![INF_DIST; nb * ng];
+        for (i, &b) in start.iter().enumerate() {
+            p.cost_row(b, p.player_class(b, player), &mut board_rows[i * ng..(i + 1) * ng]);
+        }
+        let mut walled = vec![false; ng];
+        let mut costs = vec![INF_DIST; nb * ng];
+        let mut row = vec![INF_DIST; ng];
+        for k in 1..ng {
+            walled[self.order[k - 1] as usize] = true;
+            let walls: Vec<u16> = (0..ng).filter(|&j| walled[j]).map(|j| p.goals[j]).collect();
+            let r = reduced.get(p, &walls);
+            let rp = r.compact[p.board_sq[player as usize]];
+            costs.fill(INF_DIST);
+            for (i, &b) in start.iter().enumerate() {
+                let rb = r.compact[p.board_sq[b as usize]];
+                if rb != NONE {
+                    let class = if rp == NONE { u8::MAX } else { r.player_class(rb, rp) };
+                    r.cost_row(rb, class, &mut row[..r.goals.len()]);
+                }
+                // The walled problem's goals are the goals not walled, in the same order.
+                let mut rj = 0;
+                for j in 0..ng {
+                    let c = &mut costs[i * ng + j];
+                    if walled[j] {
+                        *c = match rb {
+                            NONE if p.goals[j] == b => 0,
+                            NONE => INF_DIST,
+                            _ => board_rows[i * ng + j],
+                        };
+                    } else {
+                        if rb != NONE {
+                            *c = row[rj];
+                        }
+                        rj += 1;
+                    }
+                }
+            }
+            if !matcher.perfect(&costs, nb, ng) {
+                return Some(k);
+            }
+        }
+        None
+    }
 }
 
 /// Per number of steps done, the goals filled by them; per square, the step that puts a
