@@ -210,7 +210,10 @@ fn dead_prefix(xsb: &str, cols: &[usize]) -> Option<usize> {
     let start: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
     let order = cols.iter().map(|&c| goal_at(&p, &level, 1, c)).collect();
     let plan = Plan::from_order(&p, order, 0);
-    plan.first_dead_prefix(&p, &level.board, &start, p.compact[level.start.player])
+    let player = p.compact[level.start.player];
+    let dead = plan.first_dead_prefix(&p, &level.board, &start, player);
+    assert_eq!(plan.followable(&p, &level.board, &start, player), dead.is_none());
+    dead
 }
 
 /// The first prefix of a plan that leaves the start boxes unable to fill the goals: in a

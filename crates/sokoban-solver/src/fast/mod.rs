@@ -53,6 +53,15 @@ pub struct Strategy {
     pub apart: bool,
 }
 
+/// Moves after which the rules strategy stops when no position it found packs more goals
+/// in plan order than its start, where the plan can be followed from the start
+/// ([`Plan::followable`]; elsewhere the packed count says nothing). Where it never gets
+/// going its turns are lost to the strategy that solves the level (Microban 153: 109k moves
+/// without a goal packed, 0.22 s of 0.95 s, before the scored strategy solves it; sixteenth
+/// session). Where the plan cannot be followed it may still solve the level without a goal
+/// packed (XSokoban 16, after 152k moves: with the stop, 3.4 -> 9.4 s).
+const RULES_IDLE: u64 = 40_000;
+
 /// Most work (boxes x squares x squares) for which the scored strategy runs.
 const SCORED_MAX_WORK: usize = 100_000_000;
 
@@ -89,7 +98,7 @@ pub const STRATEGIES: [Strategy; 3] = [
         share: 5,
         limit: 0,
         greedy: false,
-        idle: 0,
+        idle: RULES_IDLE,
         apart: false,
     },
     Strategy {
@@ -147,6 +156,7 @@ pub const GREEDY: Strategy = Strategy {
     share: 20,
     limit: GREEDY_MOVES,
     greedy: true,
+    idle: 0,
     ..STRATEGIES[0]
 };
 
@@ -428,6 +438,12 @@ impl FastSearch {
             analysis = Arc::new(analysis.with_plan(Arc::new(plan)));
         }
         let plan = &analysis.plan;
+        // The idle stop only where the packed count can rise.
+        if !plan.followable(&p, &analysis.layout.board, boxes, player) {
+            for s in strategies.iter_mut().filter(|s| s.idle == RULES_IDLE) {
+                s.idle = 0;
+            }
+        }
         // A plan that parks boxes is one guess among others: the same strategies also run
         // on the plan without its parking steps (each pair gets half the time).
         let plain = (plan.parking_steps() > 0 && !flags.split(',').any(|f| f == "oneplan"))
@@ -457,6 +473,7 @@ impl FastSearch {
                         name: CLUSTER_FIRST[c],
                         share: 1,
                         limit: PROBE_MOVES,
+                        idle: 0,
                         ..STRATEGIES[0]
                     };
                     planned.push((s, Arc::new(analysis.with_plan(Arc::new(plan)))));
@@ -760,12 +777,54 @@ mod tests {
 #   #    #
 #########";
 
+    /// A generated level (`9x9-5-6`) whose plan keeps the box that starts on the goal at
+    /// the left there first: with it as a wall the boxes above can never come down, so its
+    /// plan cannot be followed ([`Plan::followable`]).
+    const KEPT_IN_THE_WAY: &str = "\
+#########
+#   #####
+# $ $ $ #
+# *     #
+#   #   #
+#  #### #
+#@$  ##.#
+#    ...#
+#########";
+
     fn search() -> FastSearch {
-        let level = sokoban_core::format::parse_level(ROOM).unwrap();
+        search_of(ROOM)
+    }
+
+    fn search_of(xsb: &str) -> FastSearch {
+        let level = sokoban_core::format::parse_level(xsb).unwrap();
         let p = Problem::new(&level.board);
         let player = p.compact[level.start.player];
         let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
         FastSearch::new(&level.board, p, player, &boxes, 64 << 20)
+    }
+
+    /// The rules strategy (and its twin on the plan without parking) stops when idle only
+    /// where its plan can be followed; the other strategies keep their own settings.
+    #[test]
+    fn the_rules_strategy_idles_out_only_on_a_plan_it_can_follow() {
+        for (xsb, followable) in [(ROOM, true), (KEPT_IN_THE_WAY, false)] {
+            let f = search_of(xsb);
+            let level = sokoban_core::format::parse_level(xsb).unwrap();
+            let p = f.problem();
+            let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+            let player = p.compact[level.start.player];
+            assert_eq!(f.plan().followable(p, &level.board, &boxes, player), followable);
+            let idle = |name: &str| {
+                f.runs.iter().find(|r| r.strategy.name == name).map(|r| r.strategy.idle)
+            };
+            let want = if followable { RULES_IDLE } else { 0 };
+            assert_eq!(idle(STRATEGIES[0].name), Some(want), "{xsb}");
+            assert_eq!(idle(STRATEGIES[1].name), Some(0));
+            assert_eq!(idle(SPRINT.name), Some(SPRINT_IDLE));
+            if let Some(twin) = idle(STRATEGIES_PLAIN[0].name) {
+                assert_eq!(twin, want);
+            }
+        }
     }
 
     /// The strategies that learn apart (here the sprint) leave the others' searches as they

@@ -415,6 +415,21 @@ impl Plan {
         self.holds_step(next[0], s)
     }
 
+    /// True when the plan can be followed from the start: the board is small enough for
+    /// [`Plan::first_dead_prefix`] and no prefix of the order is dead. Where it cannot, the
+    /// packed count may never rise however well a search does (XSokoban 16: the rules
+    /// strategy solves it with no goal packed in plan order).
+    pub fn followable(
+        &self,
+        p: &Problem,
+        board: &sokoban_core::Board,
+        start: &[u16],
+        player: u16,
+    ) -> bool {
+        p.n <= crate::fixed::REDUCED_MAX_SQUARES
+            && self.first_dead_prefix(p, board, start, player).is_none()
+    }
+
     /// For studying plans: the fewest goals of the packing order (`k`, from 1) after which,
     /// those goals walls and no other box moved, the boxes on `start` can no longer fill
     /// every goal: no matching gives each of the first `k` goals a box that reaches it on
