@@ -241,7 +241,7 @@ impl Session {
         self.game.level()
     }
 
-    /// Everything needed to draw the board and the counters (see [`play::view`]).
+    /// Everything needed to draw the board and the counters (see `play::view`).
     pub fn view(&self) -> JsValue {
         let g = &self.game;
         play::view(g, g.level().board.goals(), g.boxes_on_goals(), g.is_solved())

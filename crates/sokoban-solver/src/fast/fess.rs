@@ -112,7 +112,7 @@ pub struct Config {
     /// The area joiner advises (rules strategy): a move that leaves fewer player areas.
     pub area_joiner: bool,
     /// Every new position whose move shuts off an area beside the moved box gets a stuck
-    /// test of that pocket ([`Pockets::find`]) before it is stored, not only once
+    /// test of that pocket (`Pockets::find`) before it is stored, not only once
     /// its subtree has grown (the scored strategy: see [`STRATEGIES`](super::STRATEGIES)).
     pub pocket_moves: bool,
 }
@@ -273,7 +273,7 @@ impl Analysis {
 
 /// What the strategies of one search learn about dead positions and share: the stuck
 /// search with its verdicts, the stuck patterns, and the verdicts of the tests of each
-/// new position ([`Tested`]).
+/// new position (`Tested`).
 pub struct Learned {
     pub stuck: StuckSearch,
     pub patterns: Patterns,

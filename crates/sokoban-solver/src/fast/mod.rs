@@ -171,7 +171,7 @@ const SPRINT_MOVES: u64 = 80_000;
 const SPRINT_IDLE: u64 = 16_000;
 
 /// The sprint: the rules strategy once more, with four times its moves per turn until it
-/// has made [`SPRINT_MOVES`], learning apart from the others (its own stuck patterns and
+/// has made `SPRINT_MOVES`, learning apart from the others (its own stuck patterns and
 /// verdicts). In the schedule the rules strategy has a small part of the time, and where
 /// its moves are cheap and it alone finds the way that is slow (Microban 144: it solves
 /// the level after 63k moves, when the scored strategy has made 127k moves that cost four
@@ -194,7 +194,7 @@ pub const SPRINT: Strategy = Strategy {
 const OTHER_PLAN_PARKING: usize = 5;
 
 /// The scored strategy on the greedy removals' plan (see [`analyse`]), apart from the
-/// others, where the packing search's plan parks [`OTHER_PLAN_PARKING`] boxes or more: a
+/// others, where the packing search's plan parks `OTHER_PLAN_PARKING` boxes or more: a
 /// plan that parks many boxes is the boldest guess, and its variant without the parking
 /// steps keeps its order. With twice the scored strategy's moves per turn: XSokoban 90
 /// (8 parking steps) solved in 35 s, never within 60 s since the packing search's plan
