@@ -714,15 +714,27 @@ impl FastSearch {
 
 /// The packing plan of a level drawn on its board (XSB rows): each goal shows its place in
 /// the packing order (`1`-`9`, then `a`-`z`, then `A`-`Z`, then `+`), so a person can see
-/// which goals the fast search fills first; below it, the counts, and the steps in order
-/// when the plan parks boxes.
+/// which goals the fast search fills first; below it, the counts, the steps in order when
+/// the plan parks boxes, and where the order cannot be followed from the start (its first
+/// goals, filled first, leave the other boxes unable to fill the rest:
+/// [`Plan::first_dead_prefix`]).
 pub fn plan_picture(level: &sokoban_core::Level) -> String {
     let board = &level.board;
     let p = Problem::new(board);
     let layout = Arc::new(Layout::new(board, &p));
     let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+    let player = p.compact[level.start.player];
     let analysis = analyse(Arc::new(p), layout, &boxes, true);
-    draw_plan(level, &analysis.p, &analysis.plan)
+    let (p, plan) = (&analysis.p, &analysis.plan);
+    let mut out = draw_plan(level, p, plan);
+    if let Some(k) = plan.first_dead_prefix(p, board, &boxes, player) {
+        let goals = if k == 1 { "goal is".to_string() } else { format!("{k} goals are") };
+        out.push_str(&format!(
+            "the order cannot be followed from the start: once its first {goals} filled, \
+             the other boxes where they start can no longer fill the rest\n"
+        ));
+    }
+    out
 }
 
 /// [`plan_picture`] of a given plan of `level` (whose problem is `p`). The steps are
@@ -826,6 +838,23 @@ mod tests {
                 assert_eq!(twin, want);
             }
         }
+    }
+
+    /// The plan's picture says when its order cannot be followed from the start, and after
+    /// how many goals.
+    #[test]
+    fn plan_picture_tells_an_order_that_cannot_be_followed() {
+        let picture = |xsb: &str| plan_picture(&sokoban_core::format::parse_level(xsb).unwrap());
+        let kept = picture(KEPT_IN_THE_WAY);
+        assert!(
+            kept.ends_with(
+                "the order cannot be followed from the start: once its first goal is filled, \
+                 the other boxes where they start can no longer fill the rest\n"
+            ),
+            "{kept}"
+        );
+        let room = picture(ROOM);
+        assert!(room.ends_with("0 parking steps\n") && !room.contains("cannot"), "{room}");
     }
 
     /// The strategies that learn apart (here the sprint) leave the others' searches as they
