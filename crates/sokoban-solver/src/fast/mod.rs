@@ -439,11 +439,9 @@ impl FastSearch {
             analysis = Arc::new(analysis.with_plan(Arc::new(plan)));
         }
         let plan = &analysis.plan;
-        // The idle stop only where the packed count can rise.
+        // An idle stop only where the packed count can rise.
         if !plan.followable(&p, &analysis.layout.board, boxes, player) {
-            for s in strategies.iter_mut().filter(|s| s.idle == RULES_IDLE) {
-                s.idle = 0;
-            }
+            strategies.iter_mut().for_each(|s| s.idle = 0);
         }
         // A plan that parks boxes is one guess among others: the same strategies also run
         // on the plan without its parking steps (each pair gets half the time).

@@ -426,8 +426,7 @@ impl Plan {
         start: &[u16],
         player: u16,
     ) -> bool {
-        p.n <= crate::fixed::REDUCED_MAX_SQUARES
-            && self.first_dead_prefix(p, board, start, player).is_none()
+        self.dead_prefix(p, board, start, player) == Some(None)
     }
 
     /// For studying plans: the fewest goals of the packing order (`k`, from 1) after which,
@@ -446,6 +445,18 @@ impl Plan {
         start: &[u16],
         player: u16,
     ) -> Option<usize> {
+        self.dead_prefix(p, board, start, player).flatten()
+    }
+
+    /// [`Plan::first_dead_prefix`], `None` when the board is too large for walled problems
+    /// and `Some(None)` when every prefix passes.
+    fn dead_prefix(
+        &self,
+        p: &Problem,
+        board: &sokoban_core::Board,
+        start: &[u16],
+        player: u16,
+    ) -> Option<Option<usize>> {
         let mut reduced = crate::fixed::Reduced::new(board, p, 64 << 20)?;
         let mut matcher = crate::matching::Matcher::default();
         let (ng, nb) = (p.goals.len(), start.len());
@@ -487,10 +498,10 @@ impl Plan {
                 }
             }
             if !matcher.perfect(&costs, nb, ng) {
-                return Some(k);
+                return Some(Some(k));
             }
         }
-        None
+        Some(None)
     }
 }
 
