@@ -438,6 +438,23 @@ impl FastSearch {
             };
             analysis = Arc::new(analysis.with_plan(Arc::new(plan)));
         }
+        // Development: a packing order given by hand, FESS_ORDER="row,col row,col ...".
+        if let Ok(order) = std::env::var("FESS_ORDER") {
+            let goals: Vec<u16> = order
+                .split_whitespace()
+                .filter_map(|rc| {
+                    let (r, c) = rc.split_once(',')?;
+                    let sq = board.square(r.parse().ok()?, c.parse().ok()?);
+                    p.goals.binary_search(&p.compact[sq]).ok().map(|j| j as u16)
+                })
+                .collect();
+            if goals.len() == p.goals.len() {
+                let plan = Plan::from_order(&p, goals, 0);
+                analysis = Arc::new(analysis.with_plan(Arc::new(plan)));
+            } else {
+                eprintln!("FESS_ORDER names {} of {} goals: ignored", goals.len(), p.goals.len());
+            }
+        }
         let plan = &analysis.plan;
         // An idle stop only where the packed count can rise.
         if !plan.followable(&p, &analysis.layout.board, boxes, player) {
