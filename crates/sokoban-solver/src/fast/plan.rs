@@ -435,9 +435,11 @@ impl Plan {
     /// the board and each other goal one that reaches it on the walled board from the
     /// player's side (push distances of the walled problem, as the search's own matching).
     /// `None` when every prefix passes, or the board is too large for walled problems.
-    /// Levels where every plan fails early are those the search cannot follow its plan on:
-    /// the first goals can only be filled once the other boxes have moved in (XSokoban 50,
-    /// 66, 69: at 1 or 2 goals in both plans, sixteenth session).
+    /// The check ignores the plan's parking steps: on a plan that parks, a dead prefix
+    /// says the boxes must be moved before those goals are filled, not that the plan is
+    /// wrong (XSokoban 50, 66, 69 fail at 1 or 2 goals in every plan; 69 has no solution
+    /// that does not first move boxes through its goal room from one side to the other,
+    /// as its parking plan does: `bench/results.md`, seventeenth session).
     pub fn first_dead_prefix(
         &self,
         p: &Problem,
