@@ -11,9 +11,9 @@ use common::{
 };
 use sokoban_core::format::parse_level;
 use sokoban_core::{Dir, Game, Level};
+use sokoban_solver::fast::analysis::Analysis;
 use sokoban_solver::fast::board::Layout;
 use sokoban_solver::fast::features::{FeatureScratch, Rooms};
-use sokoban_solver::fast::fess::Analysis;
 use sokoban_solver::fast::plan::{Plan, Step as PlanStep};
 use sokoban_solver::fast::{draw_plan, packing_search_plan, FastEvent, FastSearch};
 use sokoban_solver::problem::{Problem, NONE};
@@ -700,7 +700,8 @@ fn pushes_solve(level: &Level, p: &Problem, pushes: &[(u16, u8)]) -> bool {
 /// levels (the pushes replay) and exhausts the unsolvable ones.
 #[test]
 fn greedy_search_matches_brute_force() {
-    use sokoban_solver::fast::fess::{Analysis, FessEvent, Learned};
+    use sokoban_solver::fast::analysis::{Analysis, Learned};
+    use sokoban_solver::fast::fess::FessEvent;
     use sokoban_solver::fast::greedy::Greedy;
     use std::sync::Arc;
     let mut rng = XorShift(0x06EE_D700_0000_0A01);

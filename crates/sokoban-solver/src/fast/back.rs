@@ -23,8 +23,8 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::sync::Arc;
 
+use super::analysis::Analysis;
 use super::board::{Move, MoveGen, State};
-use super::fess::Analysis;
 use crate::problem::{Keyed, Problem, NONE};
 
 const NO_NODE: u32 = u32::MAX;

@@ -26,16 +26,15 @@ use std::collections::{BinaryHeap, HashMap};
 use std::rc::Rc;
 use std::sync::Arc;
 
+use super::analysis::{Analysis, Learned, Tested};
 use super::back::Backward;
-use super::board::{Layout, Move, MoveGen, State, MAX_BOXES};
+use super::board::{Move, MoveGen, State, MAX_BOXES};
 use super::dead::DeadTests;
-use super::features::{parts_round, FeatureScratch, Features, Hotspots, Rooms};
-use super::plan::Plan;
+use super::features::{parts_round, FeatureScratch, Features};
 use super::score::{Rank, Score, Scorer};
 use crate::bits::PlayerArea;
-use crate::pairs::PairTable;
-use crate::problem::{Keyed, Problem, INF_DIST, NONE};
-use crate::stuck::{Patterns, StuckSearch, Verdict, SEARCH_LIMIT};
+use crate::problem::{Keyed, Problem, NONE};
+use crate::stuck::{Verdict, SEARCH_LIMIT};
 
 /// Make room for `add` more items in a store, growing it by a quarter rather than doubling
 /// it: the memory budget counts capacities, and after a doubling up to half of one is
@@ -214,126 +213,6 @@ pub enum FessEvent {
     /// A new position is in the backward search's perimeter: the forward node and the
     /// backward node.
     Met(u32, u32),
-}
-
-/// The static analysis the search reads, shared by strategies.
-pub struct Analysis {
-    pub p: Arc<Problem>,
-    pub layout: Arc<Layout>,
-    pub plan: Arc<Plan>,
-    pub rooms: Arc<Rooms>,
-    /// Fewest pushes from each square to its nearest goal.
-    pub nearest: Vec<u16>,
-    /// Goal number of each square, `NONE` off the goals.
-    pub goal_no: Vec<u16>,
-    /// Which boxes block which (the scored strategy's hotspots); `None` on boards too
-    /// large.
-    pub hotspots: Option<Hotspots>,
-    /// The two-box deadlock table (`None` on boards too large for it).
-    pub pairs: Option<Arc<PairTable>>,
-}
-
-impl Analysis {
-    pub fn new(p: Arc<Problem>, layout: Arc<Layout>, plan: Arc<Plan>) -> Analysis {
-        let n = p.n;
-        let nearest = (0..n)
-            .map(|s| (0..p.goals.len()).map(|j| p.dist[j * n + s]).min().unwrap_or(INF_DIST))
-            .collect();
-        let mut goal_no = vec![NONE; n];
-        for (j, &g) in p.goals.iter().enumerate() {
-            goal_no[g as usize] = j as u16;
-        }
-        let rooms = Arc::new(Rooms::new(&p));
-        let hotspots = Hotspots::new(&p);
-        let pairs = if flag("nopairs") { None } else { PairTable::new(&p).map(Arc::new) };
-        Analysis { p, layout, plan, rooms, nearest, goal_no, hotspots, pairs }
-    }
-
-    /// The deadlock tests of a search with a memory budget of `memory_limit` bytes: the
-    /// reduced problems may take an eighth of it, 32 MiB at most.
-    pub fn dead_tests(&self, memory_limit: usize) -> DeadTests {
-        let cache = (memory_limit / 8).min(crate::fixed::REDUCED_CACHE_BYTES);
-        DeadTests::new(&self.p, &self.layout.board, self.pairs.clone(), cache)
-    }
-
-    /// The same analysis with another plan.
-    pub fn with_plan(&self, plan: Arc<Plan>) -> Analysis {
-        Analysis {
-            p: Arc::clone(&self.p),
-            layout: Arc::clone(&self.layout),
-            plan,
-            rooms: Arc::clone(&self.rooms),
-            nearest: self.nearest.clone(),
-            goal_no: self.goal_no.clone(),
-            hotspots: self.hotspots.clone(),
-            pairs: self.pairs.clone(),
-        }
-    }
-}
-
-/// What the strategies of one search learn about dead positions and share: the stuck
-/// search with its verdicts, the stuck patterns, and the verdicts of the tests of each
-/// new position (`Tested`).
-pub struct Learned {
-    pub stuck: StuckSearch,
-    pub patterns: Patterns,
-    /// Per position and the square its last push filled, what its tests found.
-    tested: HashMap<u64, Tested, Keyed>,
-}
-
-impl Learned {
-    pub fn new(p: &Problem) -> Rc<RefCell<Learned>> {
-        Rc::new(RefCell::new(Learned {
-            stuck: StuckSearch::new(p),
-            patterns: Patterns::new(p),
-            tested: HashMap::default(),
-        }))
-    }
-
-    fn tested(&self, key: u64) -> Tested {
-        self.tested.get(&key).copied().unwrap_or_default()
-    }
-
-    fn note(&mut self, key: u64, add: Tested) {
-        if self.tested.len() >= TESTED_LIMIT {
-            self.tested.clear(); // full: start again (a verdict lost is only found again)
-        }
-        let t = self.tested.entry(key).or_default();
-        t.0 |= add.0;
-    }
-}
-
-/// Most positions whose test verdicts [`Learned`] keeps (its table 36 MB at most).
-const TESTED_LIMIT: usize = 1 << 20;
-
-/// The verdicts of a new position's tests, shared by the strategies: the strategies meet
-/// the same positions (Microban 153: half of the rules strategy's are the scored one's
-/// too), and the tests (the move's deadlock tests and local stuck test; the scored
-/// strategy's pocket test) take a quarter of a move's time. A verdict depends on the
-/// position and the square the last push filled (the tests look round it), so it is kept
-/// under both: a strategy that meets them again gets the verdict its own tests would give
-/// (but where the stuck search's cache or the corral search's sampling, which depend on
-/// what was tested before, would have made them see more or less; every verdict is sound).
-/// Measured: every move the same on Microban and on XSokoban 88, 153 0.91 -> 0.87 s.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Tested(u8);
-
-impl Tested {
-    const MOVE_DEAD: Tested = Tested(1);
-    const MOVE_ALIVE: Tested = Tested(2);
-    const POCKET_DEAD: Tested = Tested(4);
-    const POCKET_ALIVE: Tested = Tested(8);
-
-    /// The verdict kept for the test of `dead` and `alive`, if any.
-    fn verdict(self, dead: Tested, alive: Tested) -> Option<bool> {
-        if self.0 & dead.0 != 0 {
-            Some(true)
-        } else if self.0 & alive.0 != 0 {
-            Some(false)
-        } else {
-            None
-        }
-    }
 }
 
 /// The search.
@@ -1602,6 +1481,7 @@ fn scored_advice(own: &Score, cands: &[(Move, Score)]) -> [usize; 5] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::problem::INF_DIST;
 
     impl Fess {
         /// The sets [`Fess::pocket_stuck`] tests, for the pockets holding one of the

@@ -14,9 +14,10 @@ use std::collections::{BinaryHeap, HashMap};
 use std::rc::Rc;
 use std::sync::Arc;
 
+use super::analysis::{Analysis, Learned};
 use super::board::{Move, MoveGen, State};
 use super::dead::DeadTests;
-use super::fess::{pushes_to_node, Analysis, FessEvent, FessStats, Learned};
+use super::fess::{pushes_to_node, FessEvent, FessStats};
 use crate::assign::{Assignment, INF_COST};
 use crate::problem::{Keyed, Problem, INF_DIST};
 

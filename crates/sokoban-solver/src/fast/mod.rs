@@ -10,6 +10,7 @@
 //! one thread and stops at the first solution; the [`crate::Solver`] wraps it with limits,
 //! progress and the rules engine's verification.
 
+pub mod analysis;
 pub mod back;
 pub mod board;
 pub mod dead;
@@ -22,9 +23,10 @@ pub mod score;
 use std::rc::Rc;
 use std::sync::Arc;
 
+use analysis::{Analysis, Learned};
 use back::{BackEvent, Backward};
 use board::Layout;
-use fess::{Analysis, Config, Fess, FessEvent, FessStats, Learned};
+use fess::{Config, Fess, FessEvent, FessStats};
 use greedy::Greedy;
 use plan::Plan;
 use sokoban_core::Board;

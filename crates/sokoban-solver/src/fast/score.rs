@@ -8,9 +8,9 @@
 
 use std::cmp::Reverse;
 
+use super::analysis::Analysis;
 use super::board::State;
 use super::features::{label_areas, parts_round};
-use super::fess::Analysis;
 use crate::bits::PlayerArea;
 use crate::problem::{Problem, NONE};
 
