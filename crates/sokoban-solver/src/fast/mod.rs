@@ -446,15 +446,25 @@ impl FastSearch {
                 .split_whitespace()
                 .filter_map(|rc| {
                     let (r, c) = rc.split_once(',')?;
-                    let sq = board.square(r.parse().ok()?, c.parse().ok()?);
-                    p.goals.binary_search(&p.compact[sq]).ok().map(|j| j as u16)
+                    let (r, c): (usize, usize) = (r.parse().ok()?, c.parse().ok()?);
+                    let sq =
+                        (r < board.height() && c < board.width()).then(|| board.square(r, c))?;
+                    let x = *p.compact.get(sq)?;
+                    p.goals.binary_search(&x).ok().map(|j| j as u16)
                 })
                 .collect();
-            if goals.len() == p.goals.len() {
+            let mut distinct = goals.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            if goals.len() == p.goals.len() && distinct.len() == goals.len() {
                 let plan = Plan::from_order(&p, goals, 0);
                 analysis = Arc::new(analysis.with_plan(Arc::new(plan)));
             } else {
-                eprintln!("FESS_ORDER names {} of {} goals: ignored", goals.len(), p.goals.len());
+                eprintln!(
+                    "FESS_ORDER names {} distinct of {} goals: ignored",
+                    distinct.len(),
+                    p.goals.len()
+                );
             }
         }
         let plan = &analysis.plan;
