@@ -273,6 +273,29 @@ pub fn packing_search_plan(a: &Arc<Analysis>, boxes: &[u16]) -> Option<Plan> {
     Some(Plan::from_pulls(&a.p, boxes, &back.pulls_to(best)))
 }
 
+/// Development: the packing order in `FESS_ORDER` ("row,col row,col ...", every goal of
+/// `board` once, as goal numbers of `p`); `None` when unset, or (said on standard error)
+/// when it does not name every goal once.
+fn order_from_env(board: &Board, p: &Problem) -> Option<Vec<u16>> {
+    let order = std::env::var("FESS_ORDER").ok()?;
+    let goal = |rc: &str| {
+        let (r, c) = rc.split_once(',')?;
+        let (r, c): (usize, usize) = (r.parse().ok()?, c.parse().ok()?);
+        let sq = (r < board.height() && c < board.width()).then(|| board.square(r, c))?;
+        let x = *p.compact.get(sq)?;
+        p.goals.binary_search(&x).ok().map(|j| j as u16)
+    };
+    let goals: Vec<u16> = order.split_whitespace().filter_map(goal).collect();
+    let mut distinct = goals.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if goals.len() == p.goals.len() && distinct.len() == goals.len() {
+        return Some(goals);
+    }
+    eprintln!("FESS_ORDER names {} distinct of {} goals: ignored", distinct.len(), p.goals.len());
+    None
+}
+
 /// The names of every strategy a schedule may run (the progress reports one of them).
 pub fn strategy_names() -> Vec<&'static str> {
     let main = STRATEGIES.iter().chain(&STRATEGIES_PLAIN).map(|s| s.name);
@@ -440,32 +463,10 @@ impl FastSearch {
             };
             analysis = Arc::new(analysis.with_plan(Arc::new(plan)));
         }
-        // Development: a packing order given by hand, FESS_ORDER="row,col row,col ...".
-        if let Ok(order) = std::env::var("FESS_ORDER") {
-            let goals: Vec<u16> = order
-                .split_whitespace()
-                .filter_map(|rc| {
-                    let (r, c) = rc.split_once(',')?;
-                    let (r, c): (usize, usize) = (r.parse().ok()?, c.parse().ok()?);
-                    let sq =
-                        (r < board.height() && c < board.width()).then(|| board.square(r, c))?;
-                    let x = *p.compact.get(sq)?;
-                    p.goals.binary_search(&x).ok().map(|j| j as u16)
-                })
-                .collect();
-            let mut distinct = goals.clone();
-            distinct.sort_unstable();
-            distinct.dedup();
-            if goals.len() == p.goals.len() && distinct.len() == goals.len() {
-                let plan = Plan::from_order(&p, goals, 0);
-                analysis = Arc::new(analysis.with_plan(Arc::new(plan)));
-            } else {
-                eprintln!(
-                    "FESS_ORDER names {} distinct of {} goals: ignored",
-                    distinct.len(),
-                    p.goals.len()
-                );
-            }
+        // Development: a packing order given by hand.
+        if let Some(order) = order_from_env(board, &p) {
+            let plan = Plan::from_order(&p, order, 0);
+            analysis = Arc::new(analysis.with_plan(Arc::new(plan)));
         }
         let plan = &analysis.plan;
         // An idle stop only where the packed count can rise.

@@ -467,11 +467,13 @@ impl Plan {
             p.cost_row(b, p.player_class(b, player), &mut board_rows[i * ng..(i + 1) * ng]);
         }
         let mut walled = vec![false; ng];
+        let mut walls = Vec::with_capacity(ng);
         let mut costs = vec![INF_DIST; nb * ng];
         let mut row = vec![INF_DIST; ng];
         for k in 1..ng {
-            walled[self.order[k - 1] as usize] = true;
-            let walls: Vec<u16> = (0..ng).filter(|&j| walled[j]).map(|j| p.goals[j]).collect();
+            let j = self.order[k - 1] as usize;
+            walled[j] = true;
+            walls.push(p.goals[j]);
             let r = reduced.get(p, &walls);
             let rp = r.compact[p.board_sq[player as usize]];
             costs.fill(INF_DIST);
