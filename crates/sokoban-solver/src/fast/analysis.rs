@@ -13,6 +13,7 @@ use super::dead::DeadTests;
 use super::features::{Hotspots, Rooms};
 use super::fess::flag;
 use super::plan::Plan;
+use super::stops::Stops;
 use crate::pairs::PairTable;
 use crate::problem::{Keyed, Problem, INF_DIST, NONE};
 use crate::stuck::{Patterns, StuckSearch};
@@ -32,6 +33,8 @@ pub struct Analysis {
     pub hotspots: Option<Hotspots>,
     /// The two-box deadlock table (`None` on boards too large for it).
     pub pairs: Option<Arc<PairTable>>,
+    /// Where a macro move may leave its box (Festival's inefficient stops).
+    pub stops: Stops,
 }
 
 impl Analysis {
@@ -47,7 +50,8 @@ impl Analysis {
         let rooms = Arc::new(Rooms::new(&p));
         let hotspots = Hotspots::new(&p);
         let pairs = if flag("nopairs") { None } else { PairTable::new(&p).map(Arc::new) };
-        Analysis { p, layout, plan, rooms, nearest, goal_no, hotspots, pairs }
+        let stops = Stops::new(&p, &layout.board, &plan);
+        Analysis { p, layout, plan, rooms, nearest, goal_no, hotspots, pairs, stops }
     }
 
     /// The deadlock tests of a search with a memory budget of `memory_limit` bytes: the
@@ -60,6 +64,7 @@ impl Analysis {
     /// The same analysis with another plan.
     pub fn with_plan(&self, plan: Arc<Plan>) -> Analysis {
         Analysis {
+            stops: Stops::new(&self.p, &self.layout.board, &plan),
             p: Arc::clone(&self.p),
             layout: Arc::clone(&self.layout),
             plan,

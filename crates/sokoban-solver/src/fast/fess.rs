@@ -276,6 +276,10 @@ pub struct Fess {
     /// Scratch of the pocket search ([`Pockets::groups`]).
     pockets: Pockets,
     pub stats: FessStats,
+    /// Festival's inefficient stops cut the moves ([`super::stops`]); the search then
+    /// proves nothing by running out of moves.
+    pub stops: bool,
+    stop_area: PlayerArea,
 }
 
 impl Fess {
@@ -338,6 +342,8 @@ impl Fess {
             local: Vec::new(),
             local_taken: vec![false; p.n],
             pockets: Pockets::new(p.n),
+            stops: flag("stops") || (flag("stopscored") && config.scored),
+            stop_area: PlayerArea::new(&p),
             stats: FessStats::default(),
             config,
             a,
@@ -930,6 +936,15 @@ impl Fess {
             );
         } else {
             self.gen.generate(p, &a.layout, &mut self.st, false, &mut self.move_buf);
+        }
+        if self.stops {
+            self.stop_area.set_boxes(&self.st.boxes);
+            let (st, area) = (&mut self.st, &mut self.stop_area);
+            self.move_buf.retain(|m| {
+                let from = st.boxes[m.box_i as usize];
+                let player = p.nbr[m.to as usize][m.side as usize];
+                !a.stops.prunes(p, &mut st.occupied, area, from, m.to, player)
+            });
         }
     }
 

@@ -19,6 +19,7 @@ pub mod fess;
 pub mod greedy;
 pub mod plan;
 pub mod score;
+pub mod stops;
 
 use std::rc::Rc;
 use std::sync::Arc;
@@ -355,6 +356,12 @@ impl Engine {
             Engine::Fess(f) => f.run(budget, perimeter),
             Engine::Greedy(g) => g.run(budget),
         }
+    }
+
+    /// True when the search cuts moves by the stop rule: running out of moves proves
+    /// nothing then.
+    fn cuts_moves(&self) -> bool {
+        matches!(self, Engine::Fess(f) if f.stops)
     }
 
     fn stats(&self) -> FessStats {
@@ -694,9 +701,10 @@ impl FastSearch {
                 FastEvent::Solved(pushes)
             }
             // Every position reachable was stored or proved dead: no solution, whichever
-            // strategy found it out.
-            FessEvent::Exhausted => FastEvent::Unsolvable,
-            FessEvent::MemoryFull => {
+            // strategy found it out — unless the strategy cut moves by the stop rule (a
+            // development switch), which proves nothing.
+            FessEvent::Exhausted if !run.fess.cuts_moves() => FastEvent::Unsolvable,
+            FessEvent::Exhausted | FessEvent::MemoryFull => {
                 run.full = true;
                 if self.runs.iter().all(|r| r.full) {
                     FastEvent::OutOfMemory
