@@ -7,7 +7,8 @@
 //! top or left end), nor just outside the mouth of a one-wide passage (walls on both
 //! diagonals on the passage's side) where it can only go back in or is left for no purpose:
 //! with a wall beside it and the other side out of the player's reach, or with the player
-//! reaching the square beyond it; with a box beside it and the other side out of reach.
+//! reaching the square on its far side from the passage (it could be pushed in); with a box
+//! beside it and the other side out of reach.
 //! Goals and the squares the plan puts boxes on are always allowed.
 
 use sokoban_core::Board;
