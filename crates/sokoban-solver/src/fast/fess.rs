@@ -1417,7 +1417,18 @@ impl Pockets {
     }
 }
 
-/// Experiment switches (development only), from the `FESS` environment variable.
+/// Experiment switches (development only), from the `FESS` environment variable, comma
+/// separated; each leaves the default search as it is when unset.
+///
+/// - Schedule ([`super::FastSearch::new`]): `rules` / `scored` (only those strategies),
+///   `noalt`, `noadv`, `nocorral`, `scoredshareN`, `oneplan` (no strategies on the plan
+///   without parking), `noclusterplans`, `nogreedy`, `nosprint`, `nootherplan`, `back`
+///   (the backward search as a perimeter), `cluster` / `noparksteps` (plan variants),
+///   `nopacksearch` (the greedy removals' plan); `FESS_ORDER` gives a packing order by hand.
+/// - Features and advisors: `noapproach`, `nojoin`, `nolink`, `nooop`, `nountil`.
+/// - Dead tests: `nopairs`, `noreduced`, `nopockets`, `nosupply` (the plan's supply check).
+/// - Move rules: `stops` / `stopscored` (Festival's inefficient stops, [`super::stops`]).
+/// - Read-outs on standard error: `who` (which strategy solved), `packstats`.
 pub(crate) fn flag(name: &str) -> bool {
     thread_local! {
         static FLAGS: String = std::env::var("FESS").unwrap_or_default();
