@@ -736,3 +736,32 @@ fn greedy_search_matches_brute_force() {
     }
     assert!(solved > 60 && unsolvable > 100, "solved {solved}, unsolvable {unsolvable}");
 }
+
+/// The HF stage begun at once (Festival's second strategy: a backward search, then a
+/// search toward the backward search's position with the fewest boxes on goals, ending by
+/// meeting its positions): the stage starts, and the level is solved all the same, by
+/// whichever search gets there, with pushes that replay.
+#[test]
+fn hf_stage_starts_and_the_level_is_still_solved() {
+    let level = parse_level(
+        "#########\n#...#   #\n#...  $ #\n#.. # $ ##\n## ## $  #\n#  $ $ $ #\n# $ @ $  #\n#   #    #\n#########",
+    )
+    .unwrap();
+    let p = Problem::new(&level.board);
+    let player = p.compact[level.start.player];
+    let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+    let mut f = FastSearch::new(&level.board, p, player, &boxes, 64 << 20);
+    f.set_hf_stage(0, 8);
+    for _ in 0..200_000 {
+        match f.run(1) {
+            FastEvent::Solved(pushes) => {
+                assert!(f.hf_started(), "the stage began before the solution");
+                assert!(pushes_solve(&level, f.problem(), &pushes));
+                return;
+            }
+            FastEvent::Budget => {}
+            ev => panic!("{ev:?}"),
+        }
+    }
+    panic!("not solved");
+}

@@ -365,6 +365,17 @@ impl Fess {
     }
 
     /// True when the root is solved already (the search has nothing to do).
+    /// The store's memory budget in bytes.
+    pub fn memory_budget(&self) -> usize {
+        self.memory_limit
+    }
+
+    /// Lower the store's memory budget to `bytes` (never below what it holds now): the
+    /// schedule takes memory back for a search it starts later.
+    pub fn limit_memory(&mut self, bytes: usize) {
+        self.memory_limit = bytes.max(self.memory()).min(self.memory_limit);
+    }
+
     pub fn root_solved(&self) -> bool {
         !self.nodes.is_empty() && {
             let p = &self.a.p;

@@ -154,6 +154,15 @@ pub const STRATEGIES_PLAIN: [Strategy; 3] = [
 /// much (Microban 153 1.20 -> 1.06 s, the same solutions), 50k about 0.02 s.
 const GREEDY_MOVES: u64 = 20_000;
 
+/// Pulls of the backward search before the HF search starts, and the HF search (the scored
+/// strategy toward the backward search's best position, learning apart: its goals are
+/// its own).
+const HF_PULLS: u64 = 600_000;
+/// Moves the strategies make, all together, before the HF stage begins.
+const HF_AFTER: u64 = 1_000_000;
+pub const HF: Strategy =
+    Strategy { name: "HF toward the backward search", apart: true, ..STRATEGIES[1] };
+
 /// The greedy search by the matching bound ([`greedy`]), a probe beside the feature search.
 pub const GREEDY: Strategy = Strategy {
     name: "Greedy by the matching bound",
@@ -415,6 +424,31 @@ pub struct FastSearch {
     back: Option<Backward>,
     back_active: bool,
     calls: u64,
+    /// The HF stage (Festival's second strategy): once the strategies have made
+    /// `HF_AFTER` moves without a solution, the backward search makes `HF_PULLS` pulls
+    /// (half the turns), then a scored search starts toward its position with the fewest
+    /// boxes on goals (see [`HF`]), and the backward search goes on growing as the perimeter
+    /// every strategy meets.
+    hf: HfStage,
+    /// The start (compact squares) and the memory of the backward search and of the HF
+    /// search.
+    player: u16,
+    boxes: Vec<u16>,
+    back_share: usize,
+    hf_share: usize,
+    /// When the HF stage begins (`HF_AFTER`) and the pulls before its search (`HF_PULLS`).
+    hf_after: u64,
+    hf_pulls: u64,
+}
+
+/// Where the HF stage is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum HfStage {
+    Off,
+    Waiting,
+    /// The backward search runs; pulls still to make before the HF search starts.
+    Pulling(u64),
+    Running,
 }
 
 impl FastSearch {
@@ -455,6 +489,10 @@ impl FastSearch {
             }
         }
         let use_back = flags.split(',').any(|f| f == "back");
+        // The HF stage where the scored strategy runs (levels small enough for it).
+        let hf = !use_back
+            && !flags.split(',').any(|f| f == "nohf")
+            && boxes.len() * p.n * p.n <= SCORED_MAX_WORK;
         let back_share = if use_back { memory_limit / 3 } else { 0 };
         let p = Arc::new(p);
         let mut analysis = analyse(Arc::clone(&p), layout, boxes, !fess::flag("nopacksearch"));
@@ -562,7 +600,7 @@ impl FastSearch {
                     )))
                 } else {
                     let learned =
-                        if strategy.apart { Learned::new(&p) } else { Rc::clone(&learned) };
+                        if strategy.apart { Learned::new(&a.p) } else { Rc::clone(&learned) };
                     Engine::Fess(Box::new(Fess::new(
                         a,
                         strategy.config,
@@ -584,7 +622,61 @@ impl FastSearch {
             back_active: back.is_some(),
             back,
             calls: 0,
+            hf: if hf { HfStage::Waiting } else { HfStage::Off },
+            player,
+            boxes: boxes.to_vec(),
+            back_share: 0,
+            hf_share: 0,
+            hf_after: HF_AFTER,
+            hf_pulls: HF_PULLS,
         }
+    }
+
+    /// Tests and studies: begin the HF stage after `moves` moves of the strategies, with
+    /// `pulls` pulls of the backward search before the HF search (where the level has the
+    /// stage at all).
+    pub fn set_hf_stage(&mut self, moves: u64, pulls: u64) {
+        self.hf_after = moves;
+        self.hf_pulls = pulls;
+    }
+
+    /// True once the HF search runs.
+    pub fn hf_started(&self) -> bool {
+        self.runs.iter().any(|r| r.strategy.name == HF.name)
+    }
+
+    /// The HF search: a scored search toward the backward search's position with the
+    /// fewest boxes on goals — those squares as its goals, the level's walls and floor —
+    /// that ends by meeting the backward search's positions (its own solutions reach those
+    /// squares, not the level's goals, and are no solutions).
+    fn start_hf(&mut self) {
+        self.hf = HfStage::Running;
+        self.back_active = true;
+        let Some(back) = self.back.as_ref() else { return };
+        let Some(id) = back.best() else { return };
+        let (p, board) = (&self.analysis.p, &self.analysis.layout.board);
+        let mut goals = vec![false; board.len()];
+        for &b in back.position(id).0 {
+            goals[p.board_sq[b as usize]] = true;
+        }
+        let b2 = Board::new(board.width(), board.height(), board.cells().to_vec(), goals);
+        let p2 = Problem::new(&b2);
+        if p2.n != p.n || p2.goals.len() != self.boxes.len() {
+            return;
+        }
+        let l2 = Layout::new(&b2, &p2);
+        let a2 = analyse(Arc::new(p2), Arc::new(l2), &self.boxes, true);
+        let learned = Learned::new(&a2.p);
+        let fess = Engine::Fess(Box::new(Fess::new(
+            a2,
+            HF.config,
+            self.player,
+            &self.boxes,
+            self.hf_share,
+            learned,
+        )));
+        let start_packed = fess.stats().best_packed;
+        self.runs.push(Running { strategy: HF, fess, full: false, start_packed });
     }
 
     /// The problem searched.
@@ -651,11 +743,56 @@ impl FastSearch {
     /// strategy; while the backward search runs, one call in three is its turn).
     pub fn run(&mut self, budget: u64) -> FastEvent {
         self.calls += 1;
+        if self.hf == HfStage::Waiting
+            && self.calls % 8 == 0
+            && self.runs.iter().map(|r| r.fess.stats().generated).sum::<u64>() >= self.hf_after
+        {
+            // A quarter of the memory for the backward and HF searches, taken from the
+            // main strategies' budgets (none below what it holds now).
+            let take = self.memory_limit / 4;
+            let mains = self.runs.iter().filter(|r| r.strategy.limit == 0).count().max(1);
+            for r in self.runs.iter_mut().filter(|r| r.strategy.limit == 0) {
+                if let Engine::Fess(f) = &mut r.fess {
+                    f.limit_memory(f.memory_budget().saturating_sub(take / mains));
+                }
+            }
+            self.back_share = take / 2;
+            self.hf_share = take / 2;
+            self.back = Some(Backward::new(
+                Arc::clone(&self.analysis),
+                self.player,
+                &self.boxes,
+                self.back_share,
+            ));
+            self.hf = HfStage::Pulling(self.hf_pulls);
+        }
+        if let HfStage::Pulling(left) = self.hf {
+            if self.calls % 3 == 0 {
+                let back = self.back.as_mut().expect("the HF stage's backward search");
+                let pulls = (budget * 4).min(left);
+                match back.run(pulls) {
+                    BackEvent::Budget if pulls < left => self.hf = HfStage::Pulling(left - pulls),
+                    BackEvent::Reached(id) => {
+                        if fess::flag("who") {
+                            eprintln!("solved by the backward search alone");
+                        }
+                        return FastEvent::Solved(back.pushes_from(id));
+                    }
+                    _ => self.start_hf(),
+                }
+                return FastEvent::Budget;
+            }
+        }
         if self.back_active && self.calls % 3 == 0 {
             let back = self.back.as_mut().expect("active");
             match back.run(budget) {
                 BackEvent::Budget => {}
-                BackEvent::Reached(id) => return FastEvent::Solved(back.pushes_from(id)),
+                BackEvent::Reached(id) => {
+                    if fess::flag("who") {
+                        eprintln!("solved by the backward search alone");
+                    }
+                    return FastEvent::Solved(back.pushes_from(id));
+                }
                 BackEvent::Exhausted | BackEvent::MemoryFull => self.back_active = false,
             }
             return FastEvent::Budget;
@@ -688,6 +825,11 @@ impl FastSearch {
                     FastEvent::Budget
                 }
             }
+            // The HF search's goals are not the level's: it ends only by meeting.
+            FessEvent::Solved(_) if run.strategy.name == HF.name => {
+                run.full = true;
+                FastEvent::Budget
+            }
             FessEvent::Solved(pushes) => {
                 if fess::flag("who") {
                     self.report_turns(k);
@@ -695,6 +837,9 @@ impl FastSearch {
                 FastEvent::Solved(pushes)
             }
             FessEvent::Met(node, back_node) => {
+                if fess::flag("who") {
+                    eprintln!("{} met the backward search", run.strategy.name);
+                }
                 let mut pushes = run.fess.pushes_to(node);
                 let back = self.back.as_mut().expect("a perimeter");
                 pushes.extend(back.pushes_from(back_node));
@@ -703,7 +848,10 @@ impl FastSearch {
             // Every position reachable was stored or proved dead: no solution, whichever
             // strategy found it out — unless the strategy cut moves by the stop rule (a
             // development switch), which proves nothing.
-            FessEvent::Exhausted if !run.fess.cuts_moves() => FastEvent::Unsolvable,
+            // Nor does the HF search's: its goals are not the level's.
+            FessEvent::Exhausted if !run.fess.cuts_moves() && run.strategy.name != HF.name => {
+                FastEvent::Unsolvable
+            }
             FessEvent::Exhausted | FessEvent::MemoryFull => {
                 run.full = true;
                 if self.runs.iter().all(|r| r.full) {
