@@ -309,7 +309,7 @@ fn order_from_env(board: &Board, p: &Problem) -> Option<Vec<u16>> {
 /// The names of every strategy a schedule may run (the progress reports one of them).
 pub fn strategy_names() -> Vec<&'static str> {
     let main = STRATEGIES.iter().chain(&STRATEGIES_PLAIN).map(|s| s.name);
-    main.chain(CLUSTER_FIRST).chain([GREEDY.name, SPRINT.name, OTHER_PLAN.name]).collect()
+    main.chain(CLUSTER_FIRST).chain([GREEDY.name, SPRINT.name, OTHER_PLAN.name, HF.name]).collect()
 }
 
 /// What [`FastSearch::run`] stopped for.
@@ -747,17 +747,21 @@ impl FastSearch {
             && self.calls % 8 == 0
             && self.runs.iter().map(|r| r.fess.stats().generated).sum::<u64>() >= self.hf_after
         {
-            // A quarter of the memory for the backward and HF searches, taken from the
-            // main strategies' budgets (none below what it holds now).
+            // Up to a quarter of the memory for the backward and HF searches, taken from
+            // the main strategies' budgets (none below what it holds now): only what they
+            // give up, so that the whole stays within the budget.
             let take = self.memory_limit / 4;
             let mains = self.runs.iter().filter(|r| r.strategy.limit == 0).count().max(1);
+            let mut freed = 0;
             for r in self.runs.iter_mut().filter(|r| r.strategy.limit == 0) {
                 if let Engine::Fess(f) = &mut r.fess {
-                    f.limit_memory(f.memory_budget().saturating_sub(take / mains));
+                    let before = f.memory_budget();
+                    f.limit_memory(before.saturating_sub(take / mains));
+                    freed += before - f.memory_budget();
                 }
             }
-            self.back_share = take / 2;
-            self.hf_share = take / 2;
+            self.back_share = freed / 2;
+            self.hf_share = freed - freed / 2;
             self.back = Some(Backward::new(
                 Arc::clone(&self.analysis),
                 self.player,
