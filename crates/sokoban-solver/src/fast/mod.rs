@@ -410,6 +410,17 @@ struct Running {
     full: bool,
     /// Goals its start position packs in plan order.
     start_packed: u16,
+    /// The HF search: its goals are not the level's (its solutions are none, and running
+    /// out of moves proves nothing).
+    hf: bool,
+}
+
+impl Running {
+    /// True when running out of moves proves the level unsolvable: a search on the level's
+    /// own goals with every move.
+    fn proves_unsolvable(&self) -> bool {
+        !self.hf && !self.fess.cuts_moves()
+    }
 }
 
 /// The fast search on one position, with its schedule.
@@ -611,7 +622,7 @@ impl FastSearch {
                     )))
                 };
                 let start_packed = fess.stats().best_packed;
-                Running { strategy, fess, full: false, start_packed }
+                Running { strategy, fess, full: false, start_packed, hf: false }
             })
             .collect();
         FastSearch {
@@ -642,7 +653,43 @@ impl FastSearch {
 
     /// True once the HF search runs.
     pub fn hf_started(&self) -> bool {
-        self.runs.iter().any(|r| r.strategy.name == HF.name)
+        self.runs.iter().any(|r| r.hf)
+    }
+
+    /// The HF stage begins: up to a quarter of the memory for the backward and HF
+    /// searches, taken from the main strategies' budgets (none below what it holds now),
+    /// only what they give up, so that the whole stays within the budget; then the
+    /// backward search.
+    fn begin_hf_stage(&mut self) {
+        let take = self.memory_limit / 4;
+        let mains = self.runs.iter().filter(|r| r.strategy.limit == 0).count().max(1);
+        let mut freed = 0;
+        for r in self.runs.iter_mut().filter(|r| r.strategy.limit == 0) {
+            if let Engine::Fess(f) = &mut r.fess {
+                let before = f.memory_budget();
+                f.limit_memory(before.saturating_sub(take / mains));
+                freed += before - f.memory_budget();
+            }
+        }
+        self.back_share = freed / 2;
+        self.hf_share = freed - freed / 2;
+        self.back = Some(Backward::new(
+            Arc::clone(&self.analysis),
+            self.player,
+            &self.boxes,
+            self.back_share,
+        ));
+        self.hf = HfStage::Pulling(self.hf_pulls);
+    }
+
+    /// The backward search reached the start position (node `id`): its pulls, played
+    /// backwards, are the solution.
+    fn solved_backward(&mut self, id: u32) -> FastEvent {
+        if fess::flag("who") {
+            eprintln!("solved by the backward search alone");
+        }
+        let back = self.back.as_mut().expect("the backward search");
+        FastEvent::Solved(back.pushes_from(id))
     }
 
     /// The HF search: a scored search toward the backward search's position with the
@@ -676,7 +723,7 @@ impl FastSearch {
             learned,
         )));
         let start_packed = fess.stats().best_packed;
-        self.runs.push(Running { strategy: HF, fess, full: false, start_packed });
+        self.runs.push(Running { strategy: HF, fess, full: false, start_packed, hf: true });
     }
 
     /// The problem searched.
@@ -747,28 +794,7 @@ impl FastSearch {
             && self.calls % 8 == 0
             && self.runs.iter().map(|r| r.fess.stats().generated).sum::<u64>() >= self.hf_after
         {
-            // Up to a quarter of the memory for the backward and HF searches, taken from
-            // the main strategies' budgets (none below what it holds now): only what they
-            // give up, so that the whole stays within the budget.
-            let take = self.memory_limit / 4;
-            let mains = self.runs.iter().filter(|r| r.strategy.limit == 0).count().max(1);
-            let mut freed = 0;
-            for r in self.runs.iter_mut().filter(|r| r.strategy.limit == 0) {
-                if let Engine::Fess(f) = &mut r.fess {
-                    let before = f.memory_budget();
-                    f.limit_memory(before.saturating_sub(take / mains));
-                    freed += before - f.memory_budget();
-                }
-            }
-            self.back_share = freed / 2;
-            self.hf_share = freed - freed / 2;
-            self.back = Some(Backward::new(
-                Arc::clone(&self.analysis),
-                self.player,
-                &self.boxes,
-                self.back_share,
-            ));
-            self.hf = HfStage::Pulling(self.hf_pulls);
+            self.begin_hf_stage();
         }
         if let HfStage::Pulling(left) = self.hf {
             if self.calls % 3 == 0 {
@@ -776,12 +802,7 @@ impl FastSearch {
                 let pulls = (budget * 4).min(left);
                 match back.run(pulls) {
                     BackEvent::Budget if pulls < left => self.hf = HfStage::Pulling(left - pulls),
-                    BackEvent::Reached(id) => {
-                        if fess::flag("who") {
-                            eprintln!("solved by the backward search alone");
-                        }
-                        return FastEvent::Solved(back.pushes_from(id));
-                    }
+                    BackEvent::Reached(id) => return self.solved_backward(id),
                     _ => self.start_hf(),
                 }
                 return FastEvent::Budget;
@@ -791,12 +812,7 @@ impl FastSearch {
             let back = self.back.as_mut().expect("active");
             match back.run(budget) {
                 BackEvent::Budget => {}
-                BackEvent::Reached(id) => {
-                    if fess::flag("who") {
-                        eprintln!("solved by the backward search alone");
-                    }
-                    return FastEvent::Solved(back.pushes_from(id));
-                }
+                BackEvent::Reached(id) => return self.solved_backward(id),
                 BackEvent::Exhausted | BackEvent::MemoryFull => self.back_active = false,
             }
             return FastEvent::Budget;
@@ -830,7 +846,7 @@ impl FastSearch {
                 }
             }
             // The HF search's goals are not the level's: it ends only by meeting.
-            FessEvent::Solved(_) if run.strategy.name == HF.name => {
+            FessEvent::Solved(_) if run.hf => {
                 run.full = true;
                 FastEvent::Budget
             }
@@ -850,12 +866,9 @@ impl FastSearch {
                 FastEvent::Solved(pushes)
             }
             // Every position reachable was stored or proved dead: no solution, whichever
-            // strategy found it out — unless the strategy cut moves by the stop rule (a
-            // development switch), which proves nothing.
-            // Nor does the HF search's: its goals are not the level's.
-            FessEvent::Exhausted if !run.fess.cuts_moves() && run.strategy.name != HF.name => {
-                FastEvent::Unsolvable
-            }
+            // strategy found it out — but the HF search (its goals are not the level's) or
+            // one cutting moves by the stop rule (a development switch) proves nothing.
+            FessEvent::Exhausted if run.proves_unsolvable() => FastEvent::Unsolvable,
             FessEvent::Exhausted | FessEvent::MemoryFull => {
                 run.full = true;
                 if self.runs.iter().all(|r| r.full) {
