@@ -206,6 +206,13 @@ impl BoxReach {
         self.run(grid, cells, box_in, sides, true, false);
     }
 
+    /// [`BoxReach::search_pulls`] for a box of the position given to
+    /// [`BoxReach::prepare_position`], as [`BoxReach::search_lifted`] is for pushes (the
+    /// blocks of the free squares do not depend on which way the box goes).
+    pub fn search_pulls_lifted(&mut self, grid: &Grid, cells: &Cells, box_in: usize, sides: u8) {
+        self.run(grid, cells, box_in, sides, true, true);
+    }
+
     fn run(
         &mut self,
         grid: &Grid,

@@ -284,6 +284,7 @@ fn box_reach_ends(lv: &Level, forbidden: &[bool]) {
             cells.forbid_box(grid.index(s));
         }
         let mut reach = BoxReach::new(&grid);
+        let mut lifted = BoxReach::new(&grid);
         let walk = walk_distances(board, pos);
         for b in pos.box_squares() {
             let bi = grid.index(b);
@@ -359,6 +360,17 @@ fn box_reach_ends(lv: &Level, forbidden: &[bool]) {
             }
             pulled.sort();
             assert_eq!(pulled, brute_ends(lv, b, &forbid, true), "pulls of box {b}");
+            // From the position's blocks with the box lifted: the same search.
+            let reached: Vec<(u32, Option<u32>)> =
+                reach.reached().iter().map(|&v| (v, reach.pushes(v as usize))).collect();
+            cells.block(&grid, bi);
+            lifted.prepare_position(&grid, &cells);
+            cells.unblock(&grid, bi);
+            lifted.search_pulls_lifted(&grid, &cells, bi, sides);
+            let again: Vec<(u32, Option<u32>)> =
+                lifted.reached().iter().map(|&v| (v, lifted.pushes(v as usize))).collect();
+            assert_eq!(again, reached, "lifted pulls of box {b}");
+            assert_eq!(lifted.ends(), reach.ends(), "lifted pull ends of box {b}");
             pulls += pulled.len();
             cells.block(&grid, bi);
         }

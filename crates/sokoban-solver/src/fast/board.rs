@@ -235,11 +235,9 @@ impl MoveGen {
         pull: bool,
         out: &mut Vec<Move>,
     ) {
-        if !pull {
-            self.reach.prepare_position(&layout.grid, &st.cells);
-        }
+        self.reach.prepare_position(&layout.grid, &st.cells);
         for i in 0..st.boxes.len() {
-            self.box_moves(p, layout, st, i, pull, !pull, out);
+            self.box_moves(p, layout, st, i, pull, true, out);
         }
     }
 
@@ -262,7 +260,7 @@ impl MoveGen {
 
     /// Lift box `i` off and run the box search from the sides the player reaches; `false`
     /// when no first push (pull) is possible, without a search. With `lifted`, the search
-    /// is for a box of the position given to `BoxReach::prepare_position` (pushes only).
+    /// is for a box of the position given to `BoxReach::prepare_position`.
     fn search(
         &mut self,
         p: &Problem,
@@ -291,7 +289,9 @@ impl MoveGen {
             return false;
         }
         st.cells.unblock(g, bi);
-        if pull {
+        if pull && lifted {
+            self.reach.search_pulls_lifted(g, &st.cells, bi, sides);
+        } else if pull {
             self.reach.search_pulls(g, &st.cells, bi, sides);
         } else if lifted {
             self.reach.search_lifted(g, &st.cells, bi, sides);
