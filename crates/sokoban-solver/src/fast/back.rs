@@ -7,7 +7,9 @@
 //!
 //! The search is a small feature space search of its own: positions are filed by how many
 //! boxes still stand on goals and how many areas the boxes cut the floor into; the cells are
-//! visited in turn, every other visit going to the cell with the fewest boxes on goals;
+//! visited in turn, every other visit going to the best cell (the fewest floor areas —
+//! Festival's connectivity, first in its ranking of backward positions — then the fewest
+//! boxes on goals);
 //! within a position, the pull that takes a box off a goal weighs nothing, others weigh 1,
 //! and among equals the pull that leaves the boxes nearest the squares boxes start on goes
 //! first. A box is never pulled where no box could ever have been pushed from a start
@@ -83,7 +85,9 @@ pub struct Backward {
     used: Vec<u16>,
     /// Scratch: the boxes left when one leaves the board.
     left_buf: Vec<u16>,
-    /// The stored position with the fewest boxes left (then fewest on goals) and its rank.
+    /// The stored position with the best rank and its rank: the fewest boxes left, then
+    /// the fewest on goals (packing search); the fewest floor areas, then the fewest on
+    /// goals (otherwise).
     best: (u32, u32),
     nodes: Vec<Node>,
     positions: Vec<u16>,
@@ -106,6 +110,9 @@ pub struct Backward {
     full: bool,
     move_buf: Vec<Move>,
     order: Vec<(u32, u32, u32)>,
+    /// Scratch of [`Backward::regions`].
+    region_seen: Vec<bool>,
+    region_stack: Vec<u16>,
     pub stats: BackStats,
 }
 
@@ -174,6 +181,8 @@ impl Backward {
             full: false,
             move_buf: Vec::new(),
             order: Vec::new(),
+            region_seen: Vec::new(),
+            region_stack: Vec::new(),
             stats: BackStats { fewest_on_goals: nb as u16, ..BackStats::default() },
             a,
         };
@@ -408,9 +417,15 @@ impl Backward {
         let live = self.st.boxes.iter().filter(|&&b| !self.removes(b)).count() as u16;
         self.stats.fewest_on_goals = self.stats.fewest_on_goals.min(on_goals);
         // The position's rank (lower is nearer the end): boxes left to place, then boxes
-        // on goals.
-        let rank =
-            if self.removal { (live as u32) << 16 | on_goals as u32 } else { on_goals as u32 };
+        // on goals (packing search); floor areas, then boxes on goals (otherwise: the HF
+        // search's target, open to the player; XSokoban 66 solved with it, fewest boxes
+        // on goals alone never).
+        let regions = self.regions();
+        let rank = if self.removal {
+            (live as u32) << 16 | on_goals as u32
+        } else {
+            (regions as u32) << 16 | on_goals as u32
+        };
         if rank < self.best.0 {
             self.best = (rank, id);
         }
@@ -460,7 +475,6 @@ impl Backward {
         let w = node.weight + (best_off.is_none()) as u32;
         let key = (w as u64) << 32 | self.moves[at as usize].1 as u64;
         // The cell: boxes on goals and areas of the floor.
-        let regions = self.regions();
         let cell_key = (live as u64) << 32 | (on_goals as u64) << 16 | regions as u64;
         let c = match self.cell_of.get(&cell_key) {
             Some(&c) => c,
@@ -488,9 +502,10 @@ impl Backward {
     /// Areas of free floor in the state's position.
     fn regions(&mut self) -> u16 {
         let p = &self.a.p;
-        let mut seen = vec![false; p.n];
+        let (seen, stack) = (&mut self.region_seen, &mut self.region_stack);
+        seen.clear();
+        seen.resize(p.n, false);
         let mut count = 0;
-        let mut stack = Vec::new();
         for s in 0..p.n {
             if self.st.occupied[s] || seen[s] {
                 continue;

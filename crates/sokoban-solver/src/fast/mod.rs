@@ -154,14 +154,31 @@ pub const STRATEGIES_PLAIN: [Strategy; 3] = [
 /// much (Microban 153 1.20 -> 1.06 s, the same solutions), 50k about 0.02 s.
 const GREEDY_MOVES: u64 = 20_000;
 
-/// Pulls of the backward search before the HF search starts, and the HF search (the scored
-/// strategy toward the backward search's best position, learning apart: its goals are
-/// its own).
+/// Pulls of the backward search before the HF search starts (XSokoban 69: not solved with
+/// 300,000, solved with 400,000; nineteenth session).
 const HF_PULLS: u64 = 600_000;
-/// Moves the strategies make, all together, before the HF stage begins.
-const HF_AFTER: u64 = 1_000_000;
-pub const HF: Strategy =
-    Strategy { name: "HF toward the backward search", apart: true, ..STRATEGIES[1] };
+/// Moves the strategies make, all together, before the HF stage begins. Measured on
+/// XSokoban at 60 s a level (nineteenth session, two jobs, 1 GiB each; with the HF
+/// search's target ranked by floor areas first and its other settings here): with 400,000
+/// instead of 1,000,000, 66 solved in 25 s (never before), 69 35 -> 20 s, 88 19 -> 23 s,
+/// 90 41 -> 47 s, 16 and 28 4 -> 7 s and 6 -> 11 s; 332 s in all instead of 362. With
+/// 300,000 Microban 153 (solved after 306,000 moves, 0.97 s) would pay the stage's start.
+const HF_AFTER: u64 = 400_000;
+/// Moves the HF search makes before it stops: where it works it meets the backward search
+/// at once (XSokoban 66 after 3,292 moves, 69 after 2,612). When it stops without meeting,
+/// the backward search stops growing too.
+const HF_MOVES: u64 = 10_000;
+/// Once the HF search runs, one call in this many is the backward search's, growing the
+/// perimeter every strategy may meet (one in three: XSokoban 90 four seconds slower).
+const HF_BACK_EVERY: u64 = 8;
+/// The HF search: the scored strategy toward the backward search's best position,
+/// learning apart (its goals are its own).
+pub const HF: Strategy = Strategy {
+    name: "HF toward the backward search",
+    apart: true,
+    limit: HF_MOVES,
+    ..STRATEGIES[1]
+};
 
 /// The greedy search by the matching bound ([`greedy`]), a probe beside the feature search.
 pub const GREEDY: Strategy = Strategy {
@@ -312,6 +329,26 @@ pub fn strategy_names() -> Vec<&'static str> {
     main.chain(CLUSTER_FIRST).chain([GREEDY.name, SPRINT.name, OTHER_PLAN.name, HF.name]).collect()
 }
 
+/// For studying the HF stage (`FESS=who`): the level with the HF search's goals (`$`, `*`
+/// where a goal of the level too) and the level's other goals (`.`).
+fn hf_target_picture(board: &Board, target: &Board) -> String {
+    let mut out = String::new();
+    for r in 0..board.height() {
+        for c in 0..board.width() {
+            let sq = board.square(r, c);
+            out.push(match (board.is_floor(sq), target.is_goal(sq), board.is_goal(sq)) {
+                (false, _, _) => '#',
+                (true, true, true) => '*',
+                (true, true, false) => '$',
+                (true, false, true) => '.',
+                _ => ' ',
+            });
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// What [`FastSearch::run`] stopped for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FastEvent {
@@ -437,9 +474,10 @@ pub struct FastSearch {
     calls: u64,
     /// The HF stage (Festival's second strategy): once the strategies have made
     /// `HF_AFTER` moves without a solution, the backward search makes `HF_PULLS` pulls
-    /// (half the turns), then a scored search starts toward its position with the fewest
-    /// boxes on goals (see [`HF`]), and the backward search goes on growing as the perimeter
-    /// every strategy meets.
+    /// (one call in three), then a scored search starts toward its best position — the
+    /// fewest floor areas, then the fewest boxes on goals (see [`HF`]) — and the backward
+    /// search goes on growing (one call in `HF_BACK_EVERY`) as the perimeter every
+    /// strategy meets, until the HF search has made its moves.
     hf: HfStage,
     /// The start (compact squares) and the memory of the backward search and of the HF
     /// search.
@@ -450,6 +488,8 @@ pub struct FastSearch {
     /// When the HF stage begins (`HF_AFTER`) and the pulls before its search (`HF_PULLS`).
     hf_after: u64,
     hf_pulls: u64,
+    /// One call in this many is the backward search's while it grows the perimeter.
+    back_every: u64,
 }
 
 /// Where the HF stage is.
@@ -640,6 +680,7 @@ impl FastSearch {
             hf_share: 0,
             hf_after: HF_AFTER,
             hf_pulls: HF_PULLS,
+            back_every: 3,
         }
     }
 
@@ -658,8 +699,9 @@ impl FastSearch {
 
     /// The HF stage begins: up to a quarter of the memory for the backward and HF
     /// searches, taken from the main strategies' budgets (none below what it holds now),
-    /// only what they give up, so that the whole stays within the budget; then the
-    /// backward search.
+    /// only what they give up, so that the whole stays within the budget: three quarters
+    /// of it for the backward search (the perimeter; the HF search makes few moves); then
+    /// the backward search.
     fn begin_hf_stage(&mut self) {
         let take = self.memory_limit / 4;
         let mains = self.runs.iter().filter(|r| r.strategy.limit == 0).count().max(1);
@@ -671,8 +713,8 @@ impl FastSearch {
                 freed += before - f.memory_budget();
             }
         }
-        self.back_share = freed / 2;
-        self.hf_share = freed - freed / 2;
+        self.back_share = freed - freed / 4;
+        self.hf_share = freed / 4;
         self.back = Some(Backward::new(
             Arc::clone(&self.analysis),
             self.player,
@@ -680,6 +722,9 @@ impl FastSearch {
             self.back_share,
         ));
         self.hf = HfStage::Pulling(self.hf_pulls);
+        if fess::flag("who") {
+            eprintln!("the HF stage begins");
+        }
     }
 
     /// The backward search reached the start position (node `id`): its pulls, played
@@ -693,12 +738,13 @@ impl FastSearch {
     }
 
     /// The HF search: a scored search toward the backward search's position with the
-    /// fewest boxes on goals — those squares as its goals, the level's walls and floor —
-    /// that ends by meeting the backward search's positions (its own solutions reach those
-    /// squares, not the level's goals, and are no solutions).
+    /// fewest floor areas, then boxes on goals — those squares as its goals, the level's
+    /// walls and floor — that ends by meeting the backward search's positions (its own
+    /// solutions reach those squares, not the level's goals, and are no solutions).
     fn start_hf(&mut self) {
         self.hf = HfStage::Running;
         self.back_active = true;
+        self.back_every = HF_BACK_EVERY;
         let Some(back) = self.back.as_ref() else { return };
         let Some(id) = back.best() else { return };
         let (p, board) = (&self.analysis.p, &self.analysis.layout.board);
@@ -723,6 +769,10 @@ impl FastSearch {
             learned,
         )));
         let start_packed = fess.stats().best_packed;
+        if fess::flag("who") {
+            eprintln!("the HF search starts: {:?}", back.stats);
+            eprint!("{}", hf_target_picture(board, &b2));
+        }
         self.runs.push(Running { strategy: HF, fess, full: false, start_packed, hf: true });
     }
 
@@ -808,7 +858,7 @@ impl FastSearch {
                 return FastEvent::Budget;
             }
         }
-        if self.back_active && self.calls % 3 == 0 {
+        if self.back_active && self.calls % self.back_every == 0 {
             let back = self.back.as_mut().expect("active");
             match back.run(budget) {
                 BackEvent::Budget => {}
@@ -830,6 +880,11 @@ impl FastSearch {
         let stats = run.fess.stats();
         if run.strategy.limit > 0 && stats.generated >= run.strategy.limit {
             run.full = true; // a probe that has had its moves: no more turns
+            if run.hf {
+                // The HF search has not met it: the backward search stops growing (the
+                // strategies may still meet what it holds).
+                self.back_active = false;
+            }
         }
         if run.strategy.idle > 0
             && stats.generated >= run.strategy.idle
@@ -859,7 +914,9 @@ impl FastSearch {
             FessEvent::Met(node, back_node) => {
                 if fess::flag("who") {
                     eprintln!("{} met the backward search", run.strategy.name);
+                    self.report_turns(k);
                 }
+                let run = &mut self.runs[k];
                 let mut pushes = run.fess.pushes_to(node);
                 let back = self.back.as_mut().expect("a perimeter");
                 pushes.extend(back.pushes_from(back_node));
