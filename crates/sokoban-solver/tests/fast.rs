@@ -700,10 +700,9 @@ fn pushes_solve(level: &Level, p: &Problem, pushes: &[(u16, u8)]) -> bool {
 /// levels (the pushes replay) and exhausts the unsolvable ones.
 #[test]
 fn greedy_search_matches_brute_force() {
-    use sokoban_solver::fast::analysis::{Analysis, Learned};
+    use sokoban_solver::fast::analysis::Learned;
     use sokoban_solver::fast::fess::FessEvent;
     use sokoban_solver::fast::greedy::Greedy;
-    use std::sync::Arc;
     let mut rng = XorShift(0x06EE_D700_0000_0A01);
     let (mut solved, mut unsolvable, mut tried) = (0, 0, 0);
     while tried < 400 {
@@ -712,12 +711,7 @@ fn greedy_search_matches_brute_force() {
         tried += 1;
         let text = sokoban_core::format::to_xsb(&level);
         let want = brute_force(&level);
-        let p = Arc::new(Problem::new(&level.board));
-        let layout = Arc::new(Layout::new(&level.board, &p));
-        let boxes: Vec<u16> = level.start.box_squares().into_iter().map(|b| p.compact[b]).collect();
-        let plan = Arc::new(Plan::new(&p, &layout, &boxes));
-        let a = Arc::new(Analysis::new(Arc::clone(&p), layout, plan));
-        let player = p.compact[level.start.player];
+        let (p, a, player, boxes) = analysis_of(&level);
         let mut g = Greedy::new(a, player, &boxes, 64 << 20, Learned::new(&p));
         let event = loop {
             match g.run(10_000) {
@@ -764,4 +758,97 @@ fn hf_stage_starts_and_the_level_is_still_solved() {
         }
     }
     panic!("not solved");
+}
+
+/// The fast search's analysis of a level (its greedy removals' plan), with the start's
+/// player and boxes as compact squares.
+fn analysis_of(level: &Level) -> (Arc<Problem>, Arc<Analysis>, u16, Vec<u16>) {
+    let p = Arc::new(Problem::new(&level.board));
+    let layout = Arc::new(Layout::new(&level.board, &p));
+    let boxes: Vec<u16> = level.start.box_squares().into_iter().map(|b| p.compact[b]).collect();
+    let plan = Arc::new(Plan::new(&p, &layout, &boxes));
+    let a = Arc::new(Analysis::new(Arc::clone(&p), layout, plan));
+    (Arc::clone(&p), a, p.compact[level.start.player], boxes)
+}
+
+/// Squares a box on `from` can be pushed to on the board without other boxes (a push needs
+/// floor behind the box and ahead of it).
+fn push_reach(p: &Problem, from: u16) -> Vec<bool> {
+    let mut seen = vec![false; p.n];
+    let mut stack = vec![from];
+    seen[from as usize] = true;
+    while let Some(x) = stack.pop() {
+        for d in 0..4 {
+            let (ahead, behind) = (p.step(x, d), p.step(x, (d + 2) & 3));
+            if ahead != NONE && behind != NONE && !seen[ahead as usize] {
+                seen[ahead as usize] = true;
+                stack.push(ahead);
+            }
+        }
+    }
+    seen
+}
+
+/// Whether every box square can have a start box of its own that reaches it by pushes
+/// (Kuhn's augmenting paths, written out here apart from the solver's matcher).
+fn matched_from_start(reach: &[Vec<bool>], squares: &[u16]) -> bool {
+    fn augment(
+        i: usize,
+        reach: &[Vec<bool>],
+        sq: &[u16],
+        seen: &mut [bool],
+        to: &mut [usize],
+    ) -> bool {
+        for j in 0..sq.len() {
+            if reach[i][sq[j] as usize] && !seen[j] {
+                seen[j] = true;
+                if to[j] == usize::MAX || augment(to[j], reach, sq, seen, to) {
+                    to[j] = i;
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    let mut to = vec![usize::MAX; squares.len()];
+    (0..reach.len()).all(|i| augment(i, reach, squares, &mut vec![false; squares.len()], &mut to))
+}
+
+/// Both orders of the backward search the HF stage runs (toward the start squares, and
+/// away from the goals) take as their best position only one whose boxes the start boxes
+/// could each be pushed to — else the HF search toward it would end at once — on crowded
+/// rooms pulled back from their goals; and the two orders do not always agree.
+#[test]
+fn backward_best_positions_are_reachable_from_the_start() {
+    use sokoban_solver::fast::back::{BackEvent, Backward};
+    let mut rng = XorShift(0xBAC4_0000_0000_0019);
+    let (mut tried, mut differ) = (0, 0);
+    while tried < 60 {
+        let Some(level) = random_pulled_level(&mut rng, tried % 2 == 0) else { continue };
+        tried += 1;
+        let text = sokoban_core::format::to_xsb(&level);
+        let (p, a, player, boxes) = analysis_of(&level);
+        let reach: Vec<Vec<bool>> = boxes.iter().map(|&b| push_reach(&p, b)).collect();
+        let mut bests = Vec::new();
+        for away in [false, true] {
+            let mut back = if away {
+                Backward::away(Arc::clone(&a), player, &boxes, 16 << 20)
+            } else {
+                Backward::new(Arc::clone(&a), player, &boxes, 16 << 20)
+            };
+            for _ in 0..20 {
+                match back.run(1_000) {
+                    BackEvent::Budget => {}
+                    _ => break,
+                }
+            }
+            let best = back.best().map(|id| back.position(id).0.to_vec());
+            if let Some(squares) = &best {
+                assert!(matched_from_start(&reach, squares), "away {away}: {squares:?}\n{text}");
+            }
+            bests.push(best);
+        }
+        differ += (bests[0] != bests[1]) as usize;
+    }
+    assert!(differ > 0, "the two orders found the same best positions on every level");
 }

@@ -171,6 +171,10 @@ const HF_MOVES: u64 = 10_000;
 /// Once the HF search runs, one call in this many is the backward search's, growing the
 /// perimeter every strategy may meet (one in three: XSokoban 90 four seconds slower).
 const HF_BACK_EVERY: u64 = 8;
+/// HF searches the stage makes, each after a backward search of its own (the second's
+/// pulls ordered otherwise: [`Backward::away`]). XSokoban 50 is solved by the second
+/// (never before), 66 and 69 by the first.
+const HF_ATTEMPTS: u32 = 2;
 /// The HF search: the scored strategy toward the backward search's best position,
 /// learning apart (its goals are its own).
 pub const HF: Strategy = Strategy {
@@ -488,6 +492,8 @@ pub struct FastSearch {
     /// When the HF stage begins (`HF_AFTER`) and the pulls before its search (`HF_PULLS`).
     hf_after: u64,
     hf_pulls: u64,
+    /// HF searches started.
+    hf_searches: u32,
     /// One call in this many is the backward search's while it grows the perimeter.
     back_every: u64,
 }
@@ -680,6 +686,7 @@ impl FastSearch {
             hf_share: 0,
             hf_after: HF_AFTER,
             hf_pulls: HF_PULLS,
+            hf_searches: 0,
             back_every: 3,
         }
     }
@@ -692,16 +699,17 @@ impl FastSearch {
         self.hf_pulls = pulls;
     }
 
-    /// True once the HF search runs.
+    /// True once an HF search has started.
     pub fn hf_started(&self) -> bool {
-        self.runs.iter().any(|r| r.hf)
+        self.hf_searches > 0
     }
 
     /// The HF stage begins: up to a quarter of the memory for the backward and HF
     /// searches, taken from the main strategies' budgets (none below what it holds now),
-    /// only what they give up, so that the whole stays within the budget: three quarters
-    /// of it for the backward search (the perimeter; the HF search makes few moves); then
-    /// the backward search.
+    /// only what they give up, so that the whole stays within the budget, half of it for
+    /// each (three quarters for the backward search: XSokoban 90 48 -> 54 s, its pulls,
+    /// bounded by the memory, costing more; nineteenth session); then the backward
+    /// search.
     fn begin_hf_stage(&mut self) {
         let take = self.memory_limit / 4;
         let mains = self.runs.iter().filter(|r| r.strategy.limit == 0).count().max(1);
@@ -713,17 +721,48 @@ impl FastSearch {
                 freed += before - f.memory_budget();
             }
         }
-        self.back_share = freed - freed / 4;
-        self.hf_share = freed / 4;
-        self.back = Some(Backward::new(
-            Arc::clone(&self.analysis),
-            self.player,
-            &self.boxes,
-            self.back_share,
-        ));
+        self.back_share = freed / 2;
+        self.hf_share = freed - freed / 2;
+        self.begin_backward();
+    }
+
+    /// The backward search of the HF stage's next attempt: the first orders its pulls toward
+    /// the start squares, the second away from the goals ([`Backward::away`]); it makes
+    /// `HF_PULLS` pulls (or fills its memory) before the HF search starts.
+    fn begin_backward(&mut self) {
+        let (a, player, boxes, share) =
+            (Arc::clone(&self.analysis), self.player, &self.boxes, self.back_share);
+        self.back = Some(if self.hf_searches == 0 {
+            Backward::new(a, player, boxes, share)
+        } else {
+            Backward::away(a, player, boxes, share)
+        });
+        self.back_active = false;
         self.hf = HfStage::Pulling(self.hf_pulls);
         if fess::flag("who") {
-            eprintln!("the HF stage begins");
+            eprintln!("the HF stage's backward search {} begins", self.hf_searches + 1);
+        }
+    }
+
+    /// The HF search has ended without meeting the backward search (it has made its moves,
+    /// or its store is full): it is dropped, its memory free again, and the next attempt's
+    /// backward search takes the place of this one's (whose positions are dropped too);
+    /// after the last attempt the backward search stops growing, its positions kept for
+    /// the strategies to meet.
+    fn end_hf_search(&mut self) {
+        if self.runs.last().is_some_and(|r| r.hf) {
+            if fess::flag("who") {
+                let st = self.runs.last().map(|r| r.fess.stats());
+                eprintln!("the HF search ends: {st:?}");
+            }
+            self.runs.pop();
+            self.turn %= self.runs.len();
+        }
+        if self.hf_searches < HF_ATTEMPTS {
+            self.begin_backward();
+        } else {
+            self.hf = HfStage::Off;
+            self.back_active = false;
         }
     }
 
@@ -745,8 +784,9 @@ impl FastSearch {
         self.hf = HfStage::Running;
         self.back_active = true;
         self.back_every = HF_BACK_EVERY;
-        let Some(back) = self.back.as_ref() else { return };
-        let Some(id) = back.best() else { return };
+        self.hf_searches += 1;
+        let Some(back) = self.back.as_ref() else { return self.end_hf_search() };
+        let Some(id) = back.best() else { return self.end_hf_search() };
         let (p, board) = (&self.analysis.p, &self.analysis.layout.board);
         let mut goals = vec![false; board.len()];
         for &b in back.position(id).0 {
@@ -755,7 +795,7 @@ impl FastSearch {
         let b2 = Board::new(board.width(), board.height(), board.cells().to_vec(), goals);
         let p2 = Problem::new(&b2);
         if p2.n != p.n || p2.goals.len() != self.boxes.len() {
-            return;
+            return self.end_hf_search();
         }
         let l2 = Layout::new(&b2, &p2);
         let a2 = analyse(Arc::new(p2), Arc::new(l2), &self.boxes, true);
@@ -840,6 +880,9 @@ impl FastSearch {
     /// strategy; while the backward search runs, one call in three is its turn).
     pub fn run(&mut self, budget: u64) -> FastEvent {
         self.calls += 1;
+        if self.hf == HfStage::Running && self.runs.last().is_some_and(|r| r.hf && r.full) {
+            self.end_hf_search();
+        }
         if self.hf == HfStage::Waiting
             && self.calls % 8 == 0
             && self.runs.iter().map(|r| r.fess.stats().generated).sum::<u64>() >= self.hf_after
@@ -880,11 +923,6 @@ impl FastSearch {
         let stats = run.fess.stats();
         if run.strategy.limit > 0 && stats.generated >= run.strategy.limit {
             run.full = true; // a probe that has had its moves: no more turns
-            if run.hf {
-                // The HF search has not met it: the backward search stops growing (the
-                // strategies may still meet what it holds).
-                self.back_active = false;
-            }
         }
         if run.strategy.idle > 0
             && stats.generated >= run.strategy.idle
