@@ -481,7 +481,8 @@ pub struct FastSearch {
     /// (one call in three), then a scored search starts toward its best position — the
     /// fewest floor areas, then the fewest boxes on goals (see [`HF`]) — and the backward
     /// search goes on growing (one call in `HF_BACK_EVERY`) as the perimeter every
-    /// strategy meets, until the HF search has made its moves.
+    /// strategy meets, until the HF search has made its moves; then the second attempt
+    /// (`HF_ATTEMPTS`), with a backward search of its own.
     hf: HfStage,
     /// The start (compact squares) and the memory of the backward search and of the HF
     /// search.
