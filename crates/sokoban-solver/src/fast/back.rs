@@ -13,8 +13,8 @@
 //! within a position, the pull that takes a box off a goal weighs nothing, others weigh 1,
 //! and among equals the pull that leaves the boxes nearest the squares boxes start on goes
 //! first — or, in the search [`Backward::away`] makes, farthest from the goals (Festival's
-//! max-distance backward search). A box is never pulled where no box could ever have been pushed from a start
-//! square (the position could meet no forward position).
+//! max-distance backward search). A box is never pulled where no box could ever have been
+//! pushed from a start square (the position could meet no forward position).
 //!
 //! The same search is the *packing search* (Festival's way to a packing plan): a box pulled
 //! onto a start square no box has left by yet is taken off the board (it has left the goal

@@ -237,7 +237,7 @@ impl MoveGen {
     ) {
         self.reach.prepare_position(&layout.grid, &st.cells);
         for i in 0..st.boxes.len() {
-            self.box_moves(p, layout, st, i, pull, true, out);
+            self.box_moves(p, layout, st, i, pull, out);
         }
     }
 
@@ -253,7 +253,7 @@ impl MoveGen {
         self.reach.prepare_position(&layout.grid, &st.cells);
         for i in 0..st.boxes.len() {
             if only[st.boxes[i] as usize] {
-                self.box_moves(p, layout, st, i, false, true, out);
+                self.box_moves(p, layout, st, i, false, out);
             }
         }
     }
@@ -302,8 +302,8 @@ impl MoveGen {
         true
     }
 
-    /// The macro moves of box `i`, appended to `out` (`lifted`: see [`MoveGen::search`]).
-    #[allow(clippy::too_many_arguments)]
+    /// The macro moves of box `i` of the position given to `BoxReach::prepare_position`,
+    /// appended to `out`.
     fn box_moves(
         &mut self,
         p: &Problem,
@@ -311,10 +311,9 @@ impl MoveGen {
         st: &mut State,
         i: usize,
         pull: bool,
-        lifted: bool,
         out: &mut Vec<Move>,
     ) {
-        if !self.search(p, layout, st, i, pull, lifted) {
+        if !self.search(p, layout, st, i, pull, true) {
             return;
         }
         for &node in self.reach.ends() {

@@ -364,7 +364,6 @@ impl Fess {
         f
     }
 
-    /// True when the root is solved already (the search has nothing to do).
     /// The store's memory budget in bytes.
     pub fn memory_budget(&self) -> usize {
         self.memory_limit
@@ -376,6 +375,7 @@ impl Fess {
         self.memory_limit = bytes.max(self.memory()).min(self.memory_limit);
     }
 
+    /// True when the root is solved already (the search has nothing to do).
     pub fn root_solved(&self) -> bool {
         !self.nodes.is_empty() && {
             let p = &self.a.p;

@@ -495,8 +495,6 @@ pub struct FastSearch {
     hf_pulls: u64,
     /// HF searches started.
     hf_searches: u32,
-    /// One call in this many is the backward search's while it grows the perimeter.
-    back_every: u64,
 }
 
 /// Where the HF stage is.
@@ -688,7 +686,6 @@ impl FastSearch {
             hf_after: HF_AFTER,
             hf_pulls: HF_PULLS,
             hf_searches: 0,
-            back_every: 3,
         }
     }
 
@@ -784,7 +781,6 @@ impl FastSearch {
     fn start_hf(&mut self) {
         self.hf = HfStage::Running;
         self.back_active = true;
-        self.back_every = HF_BACK_EVERY;
         self.hf_searches += 1;
         let Some(back) = self.back.as_ref() else { return self.end_hf_search() };
         let Some(id) = back.best() else { return self.end_hf_search() };
@@ -902,7 +898,9 @@ impl FastSearch {
                 return FastEvent::Budget;
             }
         }
-        if self.back_active && self.calls % self.back_every == 0 {
+        // One call in this many is the backward search's while it grows the perimeter.
+        let back_every = if self.hf_searches > 0 { HF_BACK_EVERY } else { 3 };
+        if self.back_active && self.calls % back_every == 0 {
             let back = self.back.as_mut().expect("active");
             match back.run(budget) {
                 BackEvent::Budget => {}
