@@ -13,6 +13,7 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use sokoban_core::Level;
+use sokoban_solver::fast::Experiments;
 use sokoban_solver::{Clock, Limit, Mode, Options, Solver, Status, StdClock, Step};
 
 use crate::{clip, io_err, parse_range, read_collection, read_input};
@@ -77,6 +78,11 @@ pub struct SolveArgs {
     /// Print each finished IDA* iteration (or the fast search's read-out) to standard error
     #[arg(long)]
     progress: bool,
+    /// Fast search: development switches, comma separated (e.g. 'rules,noadv', 'trace';
+    /// the list is in sokoban-solver's fast::Experiments). Without it, the FESS
+    /// environment variable is read
+    #[arg(long, value_name = "NAMES")]
+    experiments: Option<String>,
 }
 
 /// One level's result.
@@ -177,12 +183,16 @@ pub fn solve(a: SolveArgs) -> Result<ExitCode, String> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .min(to_solve)
         .max(1);
+    let experiments = a.experiments.clone().or_else(|| std::env::var("FESS").ok());
+    let experiments = Experiments::parse(experiments.as_deref().unwrap_or(""))
+        .map_err(|e| format!("--experiments: {e}"))?;
     let options = Options {
         time_limit_ms: Some(a.timeout * 1000.0),
         table_mib: (memory / threads).max(1),
         mode,
         node_limit: a.nodes,
         shorten: a.shorten,
+        experiments,
         ..Options::default()
     };
 
@@ -358,7 +368,11 @@ fn solve_level(job: &Job, level: &Level, options: Options, show_progress: bool) 
     solver.count_from(t0);
     let mut next_report = 0.0;
     let report = loop {
-        match solver.step(&clock, f64::INFINITY) {
+        let step = solver.step(&clock, f64::INFINITY);
+        for line in solver.take_trace() {
+            eprintln!("level {number}: {line}");
+        }
+        match step {
             Step::Done(r) => break r,
             Step::Running(p) if show_progress && p.fast.is_some() => {
                 if let Some(f) = &p.fast {

@@ -31,7 +31,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // The fast search's plan; with GREEDY set, the greedy removals' plan.
         let greedy = std::env::var_os("GREEDY").is_some();
         let t = std::time::Instant::now();
-        let a = fast::analyse(Arc::new(p), Arc::new(layout), &start, !greedy);
+        let a = fast::analyse(Arc::new(p), Arc::new(layout), &start, &Arc::default(), !greedy);
         eprintln!("plan: {:?}", t.elapsed());
         let (p, plan) = (&a.p, &a.plan);
         let b = &level.board;

@@ -68,6 +68,8 @@ pub struct Options {
     /// solution (0: the solution is given as found). The optimal search's
     /// solutions have the fewest pushes already and are never shortened.
     pub shorten: u64,
+    /// The fast search's development switches (all off: the search as shipped).
+    pub experiments: fast::Experiments,
 }
 
 /// The shortening pass's default effort ([`shorten::shorten_solution`]: box searches, and
@@ -86,6 +88,7 @@ impl Default for Options {
             progress_interval_ms: 100.0,
             mode: Mode::Optimal,
             shorten: DEFAULT_SHORTEN,
+            experiments: fast::Experiments::default(),
         }
     }
 }
@@ -292,7 +295,10 @@ impl Solver {
                 Search::Optimal(Box::new(engine))
             }
             Mode::Fast => {
-                Search::Fast(Box::new(fast::FastSearch::new(&reduced, p, player, &cboxes, bytes)))
+                let exp = &options.experiments;
+                Search::Fast(Box::new(fast::FastSearch::new(
+                    &reduced, p, player, &cboxes, bytes, exp,
+                )))
             }
         };
         let mut start = level.clone();
@@ -323,6 +329,23 @@ impl Solver {
         match &self.search {
             Search::Optimal(_) => None,
             Search::Fast(f) => Some(f.stats()),
+        }
+    }
+
+    /// The fast search's trace lines so far ([`fast::Experiments::trace`]), taken out.
+    pub fn take_trace(&mut self) -> Vec<String> {
+        match &mut self.search {
+            Search::Optimal(_) => Vec::new(),
+            Search::Fast(f) => f.take_trace(),
+        }
+    }
+
+    /// The fast search's strategy that found the solution (`None` before, or for the
+    /// optimal search).
+    pub fn solved_by(&self) -> Option<&'static str> {
+        match &self.search {
+            Search::Optimal(_) => None,
+            Search::Fast(f) => f.solved_by(),
         }
     }
 

@@ -127,7 +127,7 @@ fn memory_budget_and_cancellation_end_the_search_cleanly() {
     let p = Problem::new(&level.board);
     let player = p.compact[level.start.player];
     let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
-    let mut f = FastSearch::new(&level.board, p, player, &boxes, 4096);
+    let mut f = FastSearch::new(&level.board, p, player, &boxes, 4096, &Default::default());
     let ev = loop {
         match f.run(100) {
             FastEvent::Budget => continue,
@@ -441,7 +441,12 @@ fn packing_plan_of(level: &Level) -> (Problem, Plan) {
     let layout = Layout::new(&level.board, &p);
     let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
     let plan = Plan::new(&p, &layout, &boxes);
-    let a = Arc::new(Analysis::new(Arc::new(p.clone()), Arc::new(layout), Arc::new(plan)));
+    let a = Arc::new(Analysis::new(
+        Arc::new(p.clone()),
+        Arc::new(layout),
+        Arc::new(plan),
+        Arc::default(),
+    ));
     let plan = packing_search_plan(&a, &boxes).expect("a plan");
     (p, plan)
 }
@@ -482,18 +487,18 @@ fn cluster_first_plans_fill_the_chosen_dead_end_first() {
     let base = Plan::new(&p, &layout, &boxes);
     assert_eq!(base.cluster_count(), 2);
     for c in 0..2u16 {
-        let plan = Plan::cluster_first(&p, &layout, &boxes, c).expect("two clusters");
+        let plan = Plan::cluster_first(&p, &layout, &boxes, c, true).expect("two clusters");
         let first = &plan.order[..2];
         assert!(first.iter().all(|&j| base.cluster[j as usize] == c), "cluster {c}: {first:?}");
         let (a, b) = if up.contains(&first[0]) { (up, down) } else { (down, up) };
         assert_eq!(plan.order, [a[0], a[1], b[0], b[1]], "far end first in each dead end");
     }
-    assert!(Plan::cluster_first(&p, &layout, &boxes, 2).is_none(), "no third cluster");
+    assert!(Plan::cluster_first(&p, &layout, &boxes, 2, true).is_none(), "no third cluster");
     let one = parse_level("#######\n#@ $$..#\n#######").unwrap();
     let p1 = Problem::new(&one.board);
     let l1 = Layout::new(&one.board, &p1);
     let b1: Vec<u16> = one.start.box_squares().iter().map(|&b| p1.compact[b]).collect();
-    assert!(Plan::cluster_first(&p1, &l1, &b1, 0).is_none(), "one cluster: no alternative");
+    assert!(Plan::cluster_first(&p1, &l1, &b1, 0, true).is_none(), "one cluster: no alternative");
 }
 
 #[test]
@@ -633,7 +638,7 @@ fn dead_tests_are_sound_and_the_reduced_matching_adds_cuts() {
         boxes.sort_unstable();
         let mut st = State::new(&p, &layout);
         st.set(&p, &layout, &boxes, p.compact[level.start.player]);
-        let mut tests = DeadTests::new(&p, &level.board, None, 1 << 20);
+        let mut tests = DeadTests::new(&p, &level.board, None, Some(1 << 20));
         if tests.at_start(&p, &st) {
             let text = sokoban_core::format::to_xsb(&level);
             assert!(brute_force(&level).is_none(), "called dead but solvable:\n{text}");
@@ -654,7 +659,7 @@ fn best_picture_reads_back_as_a_level() {
     let p = Problem::new(&level.board);
     let player = p.compact[level.start.player];
     let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
-    let mut f = FastSearch::new(&level.board, p, player, &boxes, 1 << 20);
+    let mut f = FastSearch::new(&level.board, p, player, &boxes, 1 << 20, &Default::default());
     f.run(1);
     let picture = f.best_picture(&level.board).expect("a best position");
     let back = parse_level(&picture).unwrap_or_else(|e| panic!("{e}:\n{picture}"));
@@ -744,7 +749,7 @@ fn hf_stage_starts_and_the_level_is_still_solved() {
     let p = Problem::new(&level.board);
     let player = p.compact[level.start.player];
     let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
-    let mut f = FastSearch::new(&level.board, p, player, &boxes, 64 << 20);
+    let mut f = FastSearch::new(&level.board, p, player, &boxes, 64 << 20, &Default::default());
     f.set_hf_stage(0, 8);
     for _ in 0..200_000 {
         match f.run(1) {
@@ -767,7 +772,7 @@ fn analysis_of(level: &Level) -> (Arc<Problem>, Arc<Analysis>, u16, Vec<u16>) {
     let layout = Arc::new(Layout::new(&level.board, &p));
     let boxes: Vec<u16> = level.start.box_squares().into_iter().map(|b| p.compact[b]).collect();
     let plan = Arc::new(Plan::new(&p, &layout, &boxes));
-    let a = Arc::new(Analysis::new(Arc::clone(&p), layout, plan));
+    let a = Arc::new(Analysis::new(Arc::clone(&p), layout, plan, Arc::default()));
     (Arc::clone(&p), a, p.compact[level.start.player], boxes)
 }
 
@@ -851,4 +856,48 @@ fn backward_best_positions_are_reachable_from_the_start() {
         differ += (bests[0] != bests[1]) as usize;
     }
     assert!(differ > 0, "the two orders found the same best positions on every level");
+}
+
+/// Every development switch runs: the room is solved under each, with moves the rules
+/// engine replays; the trace says which strategy solved it, and an order by hand that
+/// names no goal is refused in the trace.
+#[test]
+fn every_experiment_still_solves_the_room() {
+    use sokoban_solver::fast::Experiments;
+    let level = parse_level(ROOM).unwrap();
+    let goals: Vec<String> = (0..level.board.len())
+        .filter(|&s| level.board.is_goal(s))
+        .map(|s| {
+            let (r, c) = level.board.row_col(s);
+            format!("{r}:{c}")
+        })
+        .collect();
+    let names = "rules scored noalt noadv nocorral scoredshare3 oneplan noclusterplans nogreedy \
+                 nosprint nootherplan nohf back cluster noparksteps nopacksearch noapproach nojoin \
+                 nolink nooop nountil nopairs noreduced nopockets nosupply stops stopscored trace";
+    let order = format!("order={}", goals.join(";"));
+    for name in names.split_whitespace().chain([order.as_str(), "trace,order=0:0"]) {
+        let experiments = Experiments::parse(name).unwrap();
+        let options = Options { experiments, ..fast_options() };
+        let mut s = Solver::new(&level, &level.start, options).expect("setup");
+        let clock = StdClock::new();
+        let r = loop {
+            if let Step::Done(r) = s.step(&clock, 50.0) {
+                break r;
+            }
+        };
+        assert_eq!(r.status, Status::Solved, "{name}");
+        let sol = r.solution.expect("solution");
+        assert_eq!(replays(&level, &sol.moves, name), sol.pushes, "{name}");
+        let solver = s.solved_by().expect("the solving strategy is known");
+        let trace = s.take_trace();
+        if name.starts_with("trace") {
+            assert!(trace.iter().any(|t| t.contains(solver)), "{name}: {trace:?}");
+        } else {
+            assert!(trace.is_empty(), "{name}: no trace unless asked");
+        }
+        if name.ends_with("order=0:0") {
+            assert!(trace.iter().any(|t| t.contains("ignored")), "{trace:?}");
+        }
+    }
 }

@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use super::board::Layout;
 use super::dead::DeadTests;
+use super::experiments::{Experiments, StopRule};
 use super::features::{Hotspots, Rooms};
-use super::fess::flag;
 use super::plan::Plan;
 use super::stops::Stops;
 use crate::pairs::PairTable;
@@ -33,12 +33,20 @@ pub struct Analysis {
     pub hotspots: Option<Hotspots>,
     /// The two-box deadlock table (`None` on boards too large for it).
     pub pairs: Option<Arc<PairTable>>,
-    /// Where a macro move may leave its box (Festival's inefficient stops).
-    pub stops: Stops,
+    /// Where a macro move may leave its box (Festival's inefficient stops), where an
+    /// experiment asks for the rule.
+    pub stops: Option<Stops>,
+    /// The development switches the search runs with.
+    pub exp: Arc<Experiments>,
 }
 
 impl Analysis {
-    pub fn new(p: Arc<Problem>, layout: Arc<Layout>, plan: Arc<Plan>) -> Analysis {
+    pub fn new(
+        p: Arc<Problem>,
+        layout: Arc<Layout>,
+        plan: Arc<Plan>,
+        exp: Arc<Experiments>,
+    ) -> Analysis {
         let n = p.n;
         let nearest = (0..n)
             .map(|s| (0..p.goals.len()).map(|j| p.dist[j * n + s]).min().unwrap_or(INF_DIST))
@@ -49,22 +57,30 @@ impl Analysis {
         }
         let rooms = Arc::new(Rooms::new(&p));
         let hotspots = Hotspots::new(&p);
-        let pairs = if flag("nopairs") { None } else { PairTable::new(&p).map(Arc::new) };
-        let stops = Stops::new(&p, &layout.board, &plan);
-        Analysis { p, layout, plan, rooms, nearest, goal_no, hotspots, pairs, stops }
+        let pairs = if exp.no_pairs { None } else { PairTable::new(&p).map(Arc::new) };
+        let stops = Self::stops_of(&p, &layout, &plan, &exp);
+        Analysis { p, layout, plan, rooms, nearest, goal_no, hotspots, pairs, stops, exp }
+    }
+
+    fn stops_of(p: &Problem, layout: &Layout, plan: &Plan, exp: &Experiments) -> Option<Stops> {
+        (exp.stops != StopRule::Off).then(|| Stops::new(p, &layout.board, plan))
     }
 
     /// The deadlock tests of a search with a memory budget of `memory_limit` bytes: the
     /// reduced problems may take an eighth of it, 32 MiB at most.
     pub fn dead_tests(&self, memory_limit: usize) -> DeadTests {
         let cache = (memory_limit / 8).min(crate::fixed::REDUCED_CACHE_BYTES);
+        let cache = if self.exp.no_reduced { None } else { Some(cache) };
         DeadTests::new(&self.p, &self.layout.board, self.pairs.clone(), cache)
     }
 
-    /// The same analysis with another plan.
-    pub fn with_plan(&self, plan: Arc<Plan>) -> Analysis {
+    /// The same analysis with another plan (the plan's `until` as the experiments say).
+    pub fn with_plan(&self, mut plan: Plan) -> Analysis {
+        plan.until = !self.exp.no_until;
+        let plan = Arc::new(plan);
         Analysis {
-            stops: Stops::new(&self.p, &self.layout.board, &plan),
+            stops: Self::stops_of(&self.p, &self.layout, &plan, &self.exp),
+            exp: Arc::clone(&self.exp),
             p: Arc::clone(&self.p),
             layout: Arc::clone(&self.layout),
             plan,

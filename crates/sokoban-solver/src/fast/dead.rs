@@ -43,12 +43,12 @@ pub struct DeadTests {
 
 impl DeadTests {
     /// The tests for problem `p` of `board`; the caches that grow during the search hold at
-    /// most `cache_bytes`.
+    /// most `cache_bytes` (`None`: no reduced problems).
     pub fn new(
         p: &Problem,
         board: &Board,
         pairs: Option<Arc<PairTable>>,
-        cache_bytes: usize,
+        cache_bytes: Option<usize>,
     ) -> DeadTests {
         let ng = p.goals.len();
         DeadTests {
@@ -62,11 +62,7 @@ impl DeadTests {
             matcher: Matcher::default(),
             pairs,
             pair_cuts: 0,
-            reduced: if super::fess::flag("noreduced") {
-                None
-            } else {
-                Reduced::new(board, p, cache_bytes)
-            },
+            reduced: cache_bytes.and_then(|bytes| Reduced::new(board, p, bytes)),
             reduced_cuts: 0,
         }
     }

@@ -30,6 +30,7 @@ use super::analysis::{Analysis, Learned, Tested};
 use super::back::Backward;
 use super::board::{Move, MoveGen, State, MAX_BOXES};
 use super::dead::DeadTests;
+use super::experiments::StopRule;
 use super::features::{parts_round, FeatureScratch, Features};
 use super::score::{Rank, Score, Scorer};
 use crate::bits::PlayerArea;
@@ -342,7 +343,11 @@ impl Fess {
             local: Vec::new(),
             local_taken: vec![false; p.n],
             pockets: Pockets::new(p.n),
-            stops: flag("stops") || (flag("stopscored") && config.scored),
+            stops: match a.exp.stops {
+                StopRule::Off => false,
+                StopRule::All => true,
+                StopRule::Scored => config.scored,
+            },
             stop_area: PlayerArea::new(&p),
             stats: FessStats::default(),
             config,
@@ -749,7 +754,7 @@ impl Fess {
             // and its subtree die; no pattern is learned (measured: learned and shared by
             // the strategies, it made XSokoban 52 40 times slower, 39 2.5 times; 23 and 85
             // faster).
-            if !flag("nopockets") && self.pocket_stuck(&p, &boxes, norm) {
+            if !self.a.exp.no_pockets && self.pocket_stuck(&p, &boxes, norm) {
                 self.mark_dead(id);
             }
             return;
@@ -948,13 +953,13 @@ impl Fess {
         } else {
             self.gen.generate(p, &a.layout, &mut self.st, false, &mut self.move_buf);
         }
-        if self.stops {
+        if let Some(stops) = a.stops.as_ref().filter(|_| self.stops) {
             self.stop_area.set_boxes(&self.st.boxes);
             let (st, area) = (&mut self.st, &mut self.stop_area);
             self.move_buf.retain(|m| {
                 let from = st.boxes[m.box_i as usize];
                 let player = p.nbr[m.to as usize][m.side as usize];
-                !a.stops.prunes(p, &mut st.occupied, area, from, m.to, player)
+                !stops.prunes(p, &mut st.occupied, area, from, m.to, player)
             });
         }
     }
@@ -1113,7 +1118,7 @@ impl Fess {
         }
         if let Some((_, k)) = best {
             out[0] = k;
-        } else if f.packed == 0 && !flag("noapproach") {
+        } else if f.packed == 0 && !a.exp.no_approach {
             // Approacher, while nothing is packed: no box reaches the first goal; the move
             // that brings a box nearest to it (push distance on the empty board), nearer
             // than the box was. XSokoban 39, where a box must be worked round a sealed
@@ -1130,11 +1135,11 @@ impl Fess {
         }
         // Area joiner: of the boxes next to two areas or more, the move that leaves the
         // fewest areas (fewer than now).
-        if f.regions > 1 && self.config.area_joiner && !flag("nojoin") {
+        if f.regions > 1 && self.config.area_joiner && !a.exp.no_join {
             out[1] = self.join_areas(f.regions);
         }
         // Passage opener: a box alone in a passage, moved off every passage.
-        if f.blocked_links > 0 && !flag("nolink") {
+        if f.blocked_links > 0 && !a.exp.no_link {
             self.feats.blocked_links(&a.rooms, &self.st.boxes);
             let mut best: Option<(u16, usize)> = None;
             for (k, m) in self.move_buf.iter().enumerate() {
@@ -1155,7 +1160,7 @@ impl Fess {
         }
         // Out-of-plan remover: a box out of plan (on a goal past its cluster's packed ones,
         // or in the zone the next goals of the plan shut in), moved out of it.
-        if f.out_of_plan > 0 && !flag("nooop") {
+        if f.out_of_plan > 0 && !a.exp.no_out_of_plan {
             let mut best: Option<(u16, usize)> = None;
             for (k, m) in self.move_buf.iter().enumerate() {
                 let from = self.st.boxes[m.box_i as usize];
@@ -1428,25 +1433,6 @@ impl Pockets {
     }
 }
 
-/// Experiment switches (development only), from the `FESS` environment variable, comma
-/// separated; each leaves the default search as it is when unset.
-///
-/// - Schedule ([`super::FastSearch::new`]): `rules` / `scored` (only those strategies),
-///   `noalt`, `noadv`, `nocorral`, `scoredshareN`, `oneplan` (no strategies on the plan
-///   without parking), `noclusterplans`, `nogreedy`, `nosprint`, `nootherplan`, `back`
-///   (the backward search as a perimeter), `cluster` / `noparksteps` (plan variants),
-///   `nopacksearch` (the greedy removals' plan); `FESS_ORDER` gives a packing order by hand.
-/// - Features and advisors: `noapproach`, `nojoin`, `nolink`, `nooop`, `nountil`.
-/// - Dead tests: `nopairs`, `noreduced`, `nopockets`, `nosupply` (the plan's supply check).
-/// - Move rules: `stops` / `stopscored` (Festival's inefficient stops, [`super::stops`]).
-/// - Read-outs on standard error: `who` (which strategy solved), `packstats`.
-pub(crate) fn flag(name: &str) -> bool {
-    thread_local! {
-        static FLAGS: String = std::env::var("FESS").unwrap_or_default();
-    }
-    FLAGS.with(|f| f.split(',').any(|x| x == name))
-}
-
 /// The approacher's move (index into `moves`: box square, target square, pushes): the one
 /// that brings a box nearest to the goal whose push distances are `d`, nearer than the
 /// box was (fewest pushes among equals); `None` when no move brings a box nearer.
@@ -1560,7 +1546,7 @@ mod tests {
         let player = p.compact[level.start.player];
         let plan = Arc::new(Plan::new(&p, &layout, &boxes));
         let p = Arc::new(p);
-        let a = Arc::new(Analysis::new(Arc::clone(&p), layout, plan));
+        let a = Arc::new(Analysis::new(Arc::clone(&p), layout, plan, Arc::default()));
         let f = Fess::new(a, config, player, &boxes, 64 << 20, Learned::new(&p));
         (f, boxes, player)
     }

@@ -14,6 +14,7 @@ pub mod analysis;
 pub mod back;
 pub mod board;
 pub mod dead;
+pub mod experiments;
 pub mod features;
 pub mod fess;
 pub mod greedy;
@@ -27,6 +28,7 @@ use std::sync::Arc;
 use analysis::{Analysis, Learned};
 use back::{BackEvent, Backward};
 use board::Layout;
+pub use experiments::{Experiments, Only, StopRule};
 use fess::{Config, Fess, FessEvent, FessStats};
 use greedy::Greedy;
 use plan::Plan;
@@ -263,17 +265,19 @@ pub fn analyse(
     p: Arc<Problem>,
     layout: Arc<Layout>,
     boxes: &[u16],
+    exp: &Arc<Experiments>,
     packing: bool,
 ) -> Arc<Analysis> {
-    let plan = Plan::new(&p, &layout, boxes);
+    let mut plan = Plan::with_supply(&p, &layout, boxes, !exp.no_supply);
+    plan.until = !exp.no_until;
     let fits = plan.analysed;
-    let analysis = Arc::new(Analysis::new(p, layout, Arc::new(plan)));
+    let analysis = Arc::new(Analysis::new(p, layout, Arc::new(plan), Arc::clone(exp)));
     if packing && fits {
         if let Some(plan) = packing_search_plan(&analysis, boxes) {
             // The plan with fewer relaxed steps is the better founded: the greedy
             // removals' where the packing search relaxes more (Sasquatch 18: 1 against 0).
             if plan.relaxed <= analysis.plan.relaxed {
-                return Arc::new(analysis.with_plan(Arc::new(plan)));
+                return Arc::new(analysis.with_plan(plan));
             }
         }
     }
@@ -298,32 +302,35 @@ pub fn packing_search_plan(a: &Arc<Analysis>, boxes: &[u16]) -> Option<Plan> {
         }
     }
     let best = back.best()?;
-    if fess::flag("packstats") {
-        eprintln!("packing search: {:?} left {}", back.stats, left);
-    }
     Some(Plan::from_pulls(&a.p, boxes, &back.pulls_to(best)))
 }
 
-/// Development: the packing order in `FESS_ORDER` ("row,col row,col ...", every goal of
-/// `board` once, as goal numbers of `p`); `None` when unset, or (said on standard error)
-/// when it does not name every goal once.
-fn order_from_env(board: &Board, p: &Problem) -> Option<Vec<u16>> {
-    let order = std::env::var("FESS_ORDER").ok()?;
-    let goal = |rc: &str| {
-        let (r, c) = rc.split_once(',')?;
-        let (r, c): (usize, usize) = (r.parse().ok()?, c.parse().ok()?);
+/// The packing order an experiment gives by hand ([`Experiments::order`]: (row, column) of
+/// every goal of `board` once), as goal numbers of `p`; `None` (and a line in `trace`) when
+/// it does not name every goal once.
+fn order_by_hand(
+    board: &Board,
+    p: &Problem,
+    order: &[(usize, usize)],
+    trace: &mut Vec<String>,
+) -> Option<Vec<u16>> {
+    let goal = |&(r, c): &(usize, usize)| {
         let sq = (r < board.height() && c < board.width()).then(|| board.square(r, c))?;
         let x = *p.compact.get(sq)?;
         p.goals.binary_search(&x).ok().map(|j| j as u16)
     };
-    let goals: Vec<u16> = order.split_whitespace().filter_map(goal).collect();
+    let goals: Vec<u16> = order.iter().filter_map(goal).collect();
     let mut distinct = goals.clone();
     distinct.sort_unstable();
     distinct.dedup();
     if goals.len() == p.goals.len() && distinct.len() == goals.len() {
         return Some(goals);
     }
-    eprintln!("FESS_ORDER names {} distinct of {} goals: ignored", distinct.len(), p.goals.len());
+    trace.push(format!(
+        "the order names {} distinct of {} goals: ignored",
+        distinct.len(),
+        p.goals.len()
+    ));
     None
 }
 
@@ -333,7 +340,7 @@ pub fn strategy_names() -> Vec<&'static str> {
     main.chain(CLUSTER_FIRST).chain([GREEDY.name, SPRINT.name, OTHER_PLAN.name, HF.name]).collect()
 }
 
-/// For studying the HF stage (`FESS=who`): the level with the HF search's goals (`$`, `*`
+/// For studying the HF stage (traced): the level with the HF search's goals (`$`, `*`
 /// where a goal of the level too) and the level's other goals (`.`).
 fn hf_target_picture(board: &Board, target: &Board) -> String {
     let mut out = String::new();
@@ -495,6 +502,10 @@ pub struct FastSearch {
     hf_pulls: u64,
     /// HF searches started.
     hf_searches: u32,
+    /// What the schedule did, where the experiments ask for a trace.
+    trace: Vec<String>,
+    /// The strategy that found the solution.
+    solved_by: Option<&'static str>,
 }
 
 /// Where the HF stage is.
@@ -516,25 +527,24 @@ impl FastSearch {
         player: u16,
         boxes: &[u16],
         memory_limit: usize,
+        exp: &Experiments,
     ) -> FastSearch {
         let layout = Arc::new(Layout::new(board, &p));
         let mut strategies: Vec<Strategy> = STRATEGIES.to_vec();
-        // Experiment switches (development only), e.g. FESS=rules,noadv
-        let flags = std::env::var("FESS").unwrap_or_default();
-        for f in flags.split(',') {
-            match f {
-                "noalt" => strategies.iter_mut().for_each(|s| s.config.alternate_best = false),
-                "noadv" => strategies.iter_mut().for_each(|s| s.config.advisors = false),
-                "rules" => strategies.retain(|s| s.name == STRATEGIES[0].name),
-                "scored" => strategies.retain(|s| s.config.scored),
-                "nocorral" => strategies.iter_mut().for_each(|s| s.config.corral_moves = false),
-                f if f.starts_with("scoredshare") => {
-                    let k: u64 = f["scoredshare".len()..].parse().unwrap_or(1);
-                    strategies.iter_mut().filter(|s| s.config.scored).for_each(|s| s.share = k);
-                }
-                _ => {}
+        match exp.only {
+            Some(Only::Rules) => strategies.retain(|s| s.name == STRATEGIES[0].name),
+            Some(Only::Scored) => strategies.retain(|s| s.config.scored),
+            None => {}
+        }
+        for s in &mut strategies {
+            s.config.alternate_best &= !exp.no_alternate_best;
+            s.config.advisors &= !exp.no_advisors;
+            s.config.corral_moves &= !exp.no_corral_moves;
+            if let Some(k) = exp.scored_share.filter(|_| s.config.scored) {
+                s.share = k;
             }
         }
+        let mut trace = Vec::new();
         // The scored strategy scores every move of a position, each with a count of the
         // player's areas: boxes x squares x squares work a position. On boards where that is
         // too much (60 x 60 with 100 boxes: 12 s for the first position) it is left out.
@@ -544,30 +554,25 @@ impl FastSearch {
                 strategies.push(STRATEGIES[0]);
             }
         }
-        let use_back = flags.split(',').any(|f| f == "back");
+        let use_back = exp.back_perimeter;
         // The HF stage where the scored strategy runs (levels small enough for it).
-        let hf = !use_back
-            && !flags.split(',').any(|f| f == "nohf")
-            && boxes.len() * p.n * p.n <= SCORED_MAX_WORK;
+        let hf = !use_back && !exp.no_hf && boxes.len() * p.n * p.n <= SCORED_MAX_WORK;
         let back_share = if use_back { memory_limit / 3 } else { 0 };
         let p = Arc::new(p);
-        let mut analysis = analyse(Arc::clone(&p), layout, boxes, !fess::flag("nopacksearch"));
-        for f in flags.split(',') {
-            let plan = match f {
-                "cluster" => {
-                    let mut plan = (*analysis.plan).clone();
-                    plan.per_cluster = true;
-                    plan
-                }
-                "noparksteps" => analysis.plan.without_parking(&p),
-                _ => continue,
-            };
-            analysis = Arc::new(analysis.with_plan(Arc::new(plan)));
+        let exp = Arc::new(exp.clone());
+        let mut analysis = analyse(Arc::clone(&p), layout, boxes, &exp, !exp.no_packing_search);
+        if exp.plan_per_cluster {
+            let mut plan = (*analysis.plan).clone();
+            plan.per_cluster = true;
+            analysis = Arc::new(analysis.with_plan(plan));
         }
-        // Development: a packing order given by hand.
-        if let Some(order) = order_from_env(board, &p) {
-            let plan = Plan::from_order(&p, order, 0);
-            analysis = Arc::new(analysis.with_plan(Arc::new(plan)));
+        if exp.plan_no_parking {
+            analysis = Arc::new(analysis.with_plan(analysis.plan.without_parking(&p)));
+        }
+        if let Some(order) =
+            exp.order.as_ref().and_then(|o| order_by_hand(board, &p, o, &mut trace))
+        {
+            analysis = Arc::new(analysis.with_plan(Plan::from_order(&p, order, 0)));
         }
         let plan = &analysis.plan;
         // An idle stop only where the packed count can rise.
@@ -576,13 +581,12 @@ impl FastSearch {
         }
         // A plan that parks boxes is one guess among others: the same strategies also run
         // on the plan without its parking steps (each pair gets half the time).
-        let plain = (plan.parking_steps() > 0 && !flags.split(',').any(|f| f == "oneplan"))
-            .then(|| plan.without_parking(&p));
+        let plain = (plan.parking_steps() > 0 && !exp.one_plan).then(|| plan.without_parking(&p));
         // Each strategy with the analysis (and plan) it searches.
         let mut planned: Vec<(Strategy, Arc<Analysis>)> =
             strategies.iter().map(|&s| (s, Arc::clone(&analysis))).collect();
         if let Some(plain) = plain {
-            let plain = Arc::new(analysis.with_plan(Arc::new(plain)));
+            let plain = Arc::new(analysis.with_plan(plain));
             for &s in &strategies {
                 let k = STRATEGIES.iter().position(|t| t.name == s.name).unwrap_or(0);
                 let s = Strategy { name: STRATEGIES_PLAIN[k].name, ..s };
@@ -594,11 +598,12 @@ impl FastSearch {
         // others (XSokoban 72: solved in 456 moves with its left room first, never with the
         // plan's order).
         let clusters = analysis.plan.cluster_count();
-        if (2..=CLUSTER_PLANS).contains(&clusters)
-            && !flags.split(',').any(|f| f == "noclusterplans")
-        {
+        if (2..=CLUSTER_PLANS).contains(&clusters) && !exp.no_cluster_plans {
             for c in 0..clusters {
-                if let Some(plan) = Plan::cluster_first(&p, &analysis.layout, boxes, c as u16) {
+                let supply = !exp.no_supply;
+                if let Some(plan) =
+                    Plan::cluster_first(&p, &analysis.layout, boxes, c as u16, supply)
+                {
                     let s = Strategy {
                         name: CLUSTER_FIRST[c],
                         share: 1,
@@ -606,29 +611,26 @@ impl FastSearch {
                         idle: 0,
                         ..STRATEGIES[0]
                     };
-                    planned.push((s, Arc::new(analysis.with_plan(Arc::new(plan)))));
+                    planned.push((s, Arc::new(analysis.with_plan(plan))));
                 }
             }
         }
         // The greedy search by the matching bound, a probe: its moves cost a twentieth of
         // the feature search's; it makes four times as many per turn as the rules strategy.
-        if !flags.split(',').any(|f| f == "nogreedy") {
+        if !exp.no_greedy {
             planned.push((GREEDY, Arc::clone(&analysis)));
         }
         // The sprint where the scored strategy runs (without it, the rules strategy has
         // most of the time already).
         let scored = strategies.iter().any(|s| s.config.scored);
-        if scored && !flags.split(',').any(|f| f == "nosprint") {
+        if scored && !exp.no_sprint {
             planned.push((SPRINT, Arc::clone(&analysis)));
         }
         // The scored strategy on a second plan where the first parks many boxes.
-        if scored
-            && analysis.plan.parking_steps() >= OTHER_PLAN_PARKING
-            && !flags.split(',').any(|f| f == "nootherplan")
-        {
-            let other = Plan::new(&p, &analysis.layout, boxes);
+        if scored && analysis.plan.parking_steps() >= OTHER_PLAN_PARKING && !exp.no_other_plan {
+            let other = Plan::with_supply(&p, &analysis.layout, boxes, !exp.no_supply);
             if other.order != analysis.plan.order {
-                planned.push((OTHER_PLAN, Arc::new(analysis.with_plan(Arc::new(other)))));
+                planned.push((OTHER_PLAN, Arc::new(analysis.with_plan(other))));
             }
         }
         // Memory: a probe gets a sixteenth (its moves are few), the others share the rest.
@@ -686,6 +688,8 @@ impl FastSearch {
             hf_after: HF_AFTER,
             hf_pulls: HF_PULLS,
             hf_searches: 0,
+            trace,
+            solved_by: None,
         }
     }
 
@@ -737,8 +741,9 @@ impl FastSearch {
         });
         self.back_active = false;
         self.hf = HfStage::Pulling(self.hf_pulls);
-        if fess::flag("who") {
-            eprintln!("the HF stage's backward search {} begins", self.hf_searches + 1);
+        if self.tracing() {
+            self.trace
+                .push(format!("the HF stage's backward search {} begins", self.hf_searches + 1));
         }
     }
 
@@ -749,9 +754,9 @@ impl FastSearch {
     /// the strategies to meet.
     fn end_hf_search(&mut self) {
         if self.runs.last().is_some_and(|r| r.hf) {
-            if fess::flag("who") {
+            if self.tracing() {
                 let st = self.runs.last().map(|r| r.fess.stats());
-                eprintln!("the HF search ends: {st:?}");
+                self.trace.push(format!("the HF search ends: {st:?}"));
             }
             self.runs.pop();
             self.turn %= self.runs.len();
@@ -767,9 +772,7 @@ impl FastSearch {
     /// The backward search reached the start position (node `id`): its pulls, played
     /// backwards, are the solution.
     fn solved_backward(&mut self, id: u32) -> FastEvent {
-        if fess::flag("who") {
-            eprintln!("solved by the backward search alone");
-        }
+        self.solved_by = Some("backward search");
         let back = self.back.as_mut().expect("the backward search");
         FastEvent::Solved(back.pushes_from(id))
     }
@@ -795,7 +798,7 @@ impl FastSearch {
             return self.end_hf_search();
         }
         let l2 = Layout::new(&b2, &p2);
-        let a2 = analyse(Arc::new(p2), Arc::new(l2), &self.boxes, true);
+        let a2 = analyse(Arc::new(p2), Arc::new(l2), &self.boxes, &self.analysis.exp, true);
         let learned = Learned::new(&a2.p);
         let fess = Engine::Fess(Box::new(Fess::new(
             a2,
@@ -806,9 +809,9 @@ impl FastSearch {
             learned,
         )));
         let start_packed = fess.stats().best_packed;
-        if fess::flag("who") {
-            eprintln!("the HF search starts: {:?}", back.stats);
-            eprint!("{}", hf_target_picture(board, &b2));
+        if self.tracing() {
+            let picture = hf_target_picture(board, &b2);
+            self.trace.push(format!("the HF search starts: {:?}\n{picture}", back.stats));
         }
         self.runs.push(Running { strategy: HF, fess, full: false, start_packed, hf: true });
     }
@@ -943,16 +946,15 @@ impl FastSearch {
                 FastEvent::Budget
             }
             FessEvent::Solved(pushes) => {
-                if fess::flag("who") {
-                    self.report_turns(k);
-                }
+                self.report_turns(k);
                 FastEvent::Solved(pushes)
             }
             FessEvent::Met(node, back_node) => {
-                if fess::flag("who") {
-                    eprintln!("{} met the backward search", run.strategy.name);
-                    self.report_turns(k);
+                let name = run.strategy.name;
+                if self.tracing() {
+                    self.trace.push(format!("{name} met the backward search"));
                 }
+                self.report_turns(k);
                 let run = &mut self.runs[k];
                 let mut pushes = run.fess.pushes_to(node);
                 let back = self.back.as_mut().expect("a perimeter");
@@ -974,13 +976,30 @@ impl FastSearch {
         }
     }
 
-    /// For studying the schedule (`FESS=who`): which strategy solved the level, and each
-    /// strategy's moves, on standard error.
-    fn report_turns(&self, solver: usize) {
-        eprintln!("solved by {}", self.runs[solver].strategy.name);
-        for r in &self.runs {
-            eprintln!("  {}: {} moves", r.strategy.name, r.fess.stats().generated);
+    /// Which strategy solved the level; traced, each strategy's moves too.
+    fn report_turns(&mut self, solver: usize) {
+        self.solved_by = Some(self.runs[solver].strategy.name);
+        if self.tracing() {
+            let mut t = format!("solved by {}", self.runs[solver].strategy.name);
+            for r in &self.runs {
+                t += &format!("\n  {}: {} moves", r.strategy.name, r.fess.stats().generated);
+            }
+            self.trace.push(t);
         }
+    }
+
+    fn tracing(&self) -> bool {
+        self.analysis.exp.trace
+    }
+
+    /// The trace's lines so far ([`Experiments::trace`]), taken out of the search.
+    pub fn take_trace(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.trace)
+    }
+
+    /// The strategy that found the solution, once one has.
+    pub fn solved_by(&self) -> Option<&'static str> {
+        self.solved_by
     }
 
     /// The progress so far.
@@ -1019,7 +1038,7 @@ pub fn plan_picture(level: &sokoban_core::Level) -> String {
     let layout = Arc::new(Layout::new(board, &p));
     let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
     let player = p.compact[level.start.player];
-    let analysis = analyse(Arc::new(p), layout, &boxes, true);
+    let analysis = analyse(Arc::new(p), layout, &boxes, &Arc::default(), true);
     let (p, plan) = (&analysis.p, &analysis.plan);
     let mut out = draw_plan(level, p, plan);
     if let Some(k) = plan.first_dead_prefix(p, board, &boxes, player) {
@@ -1108,7 +1127,7 @@ mod tests {
         let p = Problem::new(&level.board);
         let player = p.compact[level.start.player];
         let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
-        FastSearch::new(&level.board, p, player, &boxes, 64 << 20)
+        FastSearch::new(&level.board, p, player, &boxes, 64 << 20, &Default::default())
     }
 
     /// The rules strategy (and its twin on the plan without parking) stops when idle only

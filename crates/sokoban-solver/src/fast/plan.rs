@@ -103,25 +103,42 @@ pub struct Step {
 impl Plan {
     /// The plan for a level whose boxes start on `start` (compact squares).
     pub fn new(p: &Problem, layout: &Layout, start: &[u16]) -> Plan {
-        Self::with_bias(p, layout, start, None)
+        Self::with_bias(p, layout, start, None, true)
+    }
+
+    /// [`Plan::new`], with or without the supply check of its removals (an experiment).
+    pub fn with_supply(p: &Problem, layout: &Layout, start: &[u16], supply: bool) -> Plan {
+        Self::with_bias(p, layout, start, None, supply)
     }
 
     /// An alternative plan that fills the goals of cluster `first` before any other (the
     /// backward analysis takes the other clusters' boxes out first) and, among the boxes
     /// that can leave, takes out first the one whose way out is farthest. `None` when the
     /// level has one cluster or the analysis is too large.
-    pub fn cluster_first(p: &Problem, layout: &Layout, start: &[u16], first: u16) -> Option<Plan> {
+    pub fn cluster_first(
+        p: &Problem,
+        layout: &Layout,
+        start: &[u16],
+        first: u16,
+        supply: bool,
+    ) -> Option<Plan> {
         let ng = p.goals.len();
         let (_, clusters) = goal_clusters(p);
         (clusters > 1 && (first as usize) < clusters && ng * ng * p.n <= MAX_WORK)
-            .then(|| Self::with_bias(p, layout, start, Some(first)))
+            .then(|| Self::with_bias(p, layout, start, Some(first), supply))
     }
 
-    fn with_bias(p: &Problem, layout: &Layout, start: &[u16], first: Option<u16>) -> Plan {
+    fn with_bias(
+        p: &Problem,
+        layout: &Layout,
+        start: &[u16],
+        first: Option<u16>,
+        supply: bool,
+    ) -> Plan {
         let ng = p.goals.len();
         let small = ng * ng * p.n <= MAX_WORK;
         let (steps, relaxed) = if small {
-            backward_order(p, layout, start, first)
+            backward_order(p, layout, start, first, supply)
         } else {
             (goal_steps(p, &distance_order(p, start)), 0)
         };
@@ -177,7 +194,7 @@ impl Plan {
             fill_step,
             vacate_step,
             onward,
-            until: !super::fess::flag("nountil"),
+            until: true,
         }
     }
 
@@ -637,12 +654,13 @@ const SUPPLY_CHECKS: usize = 4;
 
 /// The backward analysis (see the module doc): the packing order and the relaxed steps.
 /// With `first`, the goals of that cluster are taken out last (filled first), and the box
-/// with the farthest way out leaves first.
+/// with the farthest way out leaves first; `supply`: removals are supply-checked.
 fn backward_order(
     p: &Problem,
     layout: &Layout,
     start: &[u16],
     first: Option<u16>,
+    supply: bool,
 ) -> (Vec<Step>, usize) {
     let (cluster, _) = goal_clusters(p);
     let ng = p.goals.len();
@@ -688,8 +706,7 @@ fn backward_order(
     let mut stack = Vec::with_capacity(p.n);
     // Parked boxes: (square, the goal square they came from).
     let mut parked: Vec<(u16, u16)> = Vec::new();
-    let mut supply =
-        (!super::fess::flag("nosupply")).then(|| Supply::new(p, &layout.board, start)).flatten();
+    let mut supply = supply.then(|| Supply::new(p, &layout.board, start)).flatten();
     for _ in 0..ng {
         outside_area(p, &filled, &exit, &mut area, &mut stack);
         // Boxes parked earlier leave as soon as they can.

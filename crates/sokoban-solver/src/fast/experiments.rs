@@ -1,0 +1,186 @@
+//! The fast search's development switches, as typed options: each leaves the default search
+//! as it is when off, so a search's moves depend only on what its caller passes (the CLI
+//! alone reads them from a flag or the environment, through [`Experiments::parse`]).
+
+/// Which strategies of the schedule run, when not all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Only {
+    /// The rules strategy alone.
+    Rules,
+    /// The scored strategies alone.
+    Scored,
+}
+
+/// Where Festival's rule against inefficient stops of a macro move ([`super::stops`]) cuts
+/// the moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StopRule {
+    #[default]
+    Off,
+    /// In every strategy.
+    All,
+    /// In the scored strategies.
+    Scored,
+}
+
+/// Development switches of the fast search; the default is the search as shipped.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Experiments {
+    // The schedule.
+    /// Only these strategies (`rules`, `scored`).
+    pub only: Option<Only>,
+    /// No alternation with the cell of the best features (`noalt`).
+    pub no_alternate_best: bool,
+    /// No advisors (`noadv`).
+    pub no_advisors: bool,
+    /// No corral rule in move generation (`nocorral`).
+    pub no_corral_moves: bool,
+    /// The scored strategies' moves per turn (`scoredshareN`).
+    pub scored_share: Option<u64>,
+    /// No strategies on the plan without parking (`oneplan`).
+    pub one_plan: bool,
+    /// No probes on the one-cluster-first plans (`noclusterplans`).
+    pub no_cluster_plans: bool,
+    /// No greedy probe (`nogreedy`).
+    pub no_greedy: bool,
+    /// No sprint (`nosprint`).
+    pub no_sprint: bool,
+    /// No scored strategy on the greedy removals' plan (`nootherplan`).
+    pub no_other_plan: bool,
+    /// No HF stage (`nohf`).
+    pub no_hf: bool,
+    /// The backward search from the start as a perimeter, instead of the HF stage (`back`).
+    pub back_perimeter: bool,
+    // The plan.
+    /// The plan fills goal clusters one by one (`cluster`).
+    pub plan_per_cluster: bool,
+    /// The plan without its parking steps only (`noparksteps`).
+    pub plan_no_parking: bool,
+    /// The greedy removals' plan instead of the packing search's (`nopacksearch`).
+    pub no_packing_search: bool,
+    /// A packing order by hand: (row, column) of every goal once (`order=r:c;r:c;...`).
+    pub order: Option<Vec<(usize, usize)>>,
+    // Features and advisors.
+    /// No approacher (`noapproach`).
+    pub no_approach: bool,
+    /// No area joiner (`nojoin`).
+    pub no_join: bool,
+    /// No passage opener (`nolink`).
+    pub no_link: bool,
+    /// No out-of-plan remover (`nooop`).
+    pub no_out_of_plan: bool,
+    /// Parked boxes count as packed at once, not until their goal's step (`nountil`).
+    pub no_until: bool,
+    // Deadlock tests.
+    /// No two-box deadlock table (`nopairs`).
+    pub no_pairs: bool,
+    /// No reduced problems of boxes frozen on goals (`noreduced`).
+    pub no_reduced: bool,
+    /// No pocket stuck test (`nopockets`).
+    pub no_pockets: bool,
+    /// No supply check in the greedy removals' plan (`nosupply`).
+    pub no_supply: bool,
+    // Move rules.
+    /// Festival's rule against inefficient stops (`stops`, `stopscored`).
+    pub stops: StopRule,
+    // Read-outs.
+    /// Keep a trace of the schedule's events (which strategy solved, the HF stage's steps)
+    /// for [`super::FastSearch::take_trace`] (`trace`).
+    pub trace: bool,
+}
+
+impl Experiments {
+    /// Switches from their names, comma separated (e.g. `rules,noadv`, `order=3:4;3:5`);
+    /// an unknown name is an error that says which.
+    pub fn parse(text: &str) -> Result<Experiments, String> {
+        let mut e = Experiments::default();
+        for name in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let on = match name {
+                "rules" => {
+                    e.only = Some(Only::Rules);
+                    continue;
+                }
+                "scored" => {
+                    e.only = Some(Only::Scored);
+                    continue;
+                }
+                "stops" => {
+                    e.stops = StopRule::All;
+                    continue;
+                }
+                "stopscored" => {
+                    e.stops = StopRule::Scored;
+                    continue;
+                }
+                "noalt" => &mut e.no_alternate_best,
+                "noadv" => &mut e.no_advisors,
+                "nocorral" => &mut e.no_corral_moves,
+                "oneplan" => &mut e.one_plan,
+                "noclusterplans" => &mut e.no_cluster_plans,
+                "nogreedy" => &mut e.no_greedy,
+                "nosprint" => &mut e.no_sprint,
+                "nootherplan" => &mut e.no_other_plan,
+                "nohf" => &mut e.no_hf,
+                "back" => &mut e.back_perimeter,
+                "cluster" => &mut e.plan_per_cluster,
+                "noparksteps" => &mut e.plan_no_parking,
+                "nopacksearch" => &mut e.no_packing_search,
+                "noapproach" => &mut e.no_approach,
+                "nojoin" => &mut e.no_join,
+                "nolink" => &mut e.no_link,
+                "nooop" => &mut e.no_out_of_plan,
+                "nountil" => &mut e.no_until,
+                "nopairs" => &mut e.no_pairs,
+                "noreduced" => &mut e.no_reduced,
+                "nopockets" => &mut e.no_pockets,
+                "nosupply" => &mut e.no_supply,
+                "trace" => &mut e.trace,
+                _ => {
+                    if let Some(k) = name.strip_prefix("scoredshare") {
+                        let k = k
+                            .parse()
+                            .map_err(|_| format!("'{name}': scoredshare takes a number"))?;
+                        e.scored_share = Some(k);
+                    } else if let Some(order) = name.strip_prefix("order=") {
+                        e.order = Some(parse_order(order)?);
+                    } else {
+                        return Err(format!("unknown experiment '{name}'"));
+                    }
+                    continue;
+                }
+            };
+            *on = true;
+        }
+        Ok(e)
+    }
+}
+
+/// `r:c;r:c;...` as (row, column) pairs.
+fn parse_order(text: &str) -> Result<Vec<(usize, usize)>, String> {
+    text.split(';')
+        .map(|rc| {
+            let (r, c) = rc.split_once(':').ok_or(format!("order: '{rc}' is not row:column"))?;
+            let n = |s: &str| s.trim().parse::<usize>().map_err(|_| format!("order: '{rc}'"));
+            Ok((n(r)?, n(c)?))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse_to_their_switches_and_unknown_ones_are_refused() {
+        let e = Experiments::parse("rules, noadv,scoredshare3,order=1:2;3:4,stopscored").unwrap();
+        assert_eq!(e.only, Some(Only::Rules));
+        assert!(e.no_advisors && !e.no_pairs);
+        assert_eq!(e.scored_share, Some(3));
+        assert_eq!(e.stops, StopRule::Scored);
+        assert_eq!(e.order, Some(vec![(1, 2), (3, 4)]));
+        assert!(Experiments::parse("order=1;2").unwrap_err().contains("row:column"));
+        assert_eq!(Experiments::parse("").unwrap(), Experiments::default());
+        assert!(Experiments::parse("nosuch").unwrap_err().contains("nosuch"));
+        assert!(Experiments::parse("scoredsharex").is_err());
+    }
+}
