@@ -14,7 +14,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use sokoban_core::Level;
 use sokoban_solver::fast::Experiments;
-use sokoban_solver::{Clock, Limit, Mode, Options, Solver, Status, StdClock, Step};
+use sokoban_solver::{
+    portfolio, Clock, Limit, Mode, Options, Report, Solver, Status, StdClock, Step,
+};
 
 use crate::{clip, io_err, parse_range, read_collection, read_input};
 
@@ -61,9 +63,15 @@ pub struct SolveArgs {
     /// (0: give the solution as found)
     #[arg(long, value_name = "N", default_value_t = sokoban_solver::DEFAULT_SHORTEN)]
     shorten: u64,
-    /// Levels solved at once (default: the cores this process may use)
+    /// Levels solved at once (default: the cores this process may use, divided by
+    /// --threads; with neither option the fast search runs one level at a time on every core)
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     jobs: Option<u32>,
+    /// Fast search: threads per level, a portfolio of schedules side by side, the first
+    /// solution in the order of work wins (the same moves on every run for a given N;
+    /// default: the cores divided by --jobs)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+    threads: Option<u32>,
     /// CSV output: 'level,status,pushes,moves,nodes,ms,lurd' (status: solved, limit,
     /// unsolvable, error); the summary goes to standard error
     #[arg(long, conflicts_with = "json")]
@@ -108,6 +116,11 @@ struct LevelResult {
     found_pushes: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     found_moves: Option<usize>,
+    /// The fast search's strategy that found the solution, and its lane with --threads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    strategy: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lane: Option<usize>,
 }
 
 impl LevelResult {
@@ -126,6 +139,8 @@ impl LevelResult {
             expected_pushes: None,
             found_pushes: None,
             found_moves: None,
+            strategy: None,
+            lane: None,
         }
     }
 
@@ -177,12 +192,15 @@ pub fn solve(a: SolveArgs) -> Result<ExitCode, String> {
         .collect();
     let memory = a.memory.unwrap_or(if mode == Mode::Fast { 1024 } else { 256 });
     let to_solve = jobs.iter().filter(|j| j.level.is_ok()).count();
-    let threads = a
-        .jobs
-        .map(|j| j as usize)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .min(to_solve)
-        .max(1);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let (level_jobs, lanes) = match (a.jobs.map(|j| j as usize), a.threads.map(|t| t as usize)) {
+        _ if mode == Mode::Optimal => (a.jobs.map_or(cores, |j| j as usize), 1),
+        (Some(j), Some(t)) => (j, t),
+        (Some(j), None) => (j, (cores / j).max(1)),
+        (None, Some(t)) => ((cores / t).max(1), t),
+        (None, None) => (1, cores),
+    };
+    let threads = level_jobs.min(to_solve).max(1);
     let experiments = a.experiments.clone().or_else(|| std::env::var("FESS").ok());
     let experiments = Experiments::parse(experiments.as_deref().unwrap_or(""))
         .map_err(|e| format!("--experiments: {e}"))?;
@@ -211,6 +229,13 @@ pub fn solve(a: SolveArgs) -> Result<ExitCode, String> {
             let tx = tx.clone();
             let (jobs, next, options) = (&jobs, &next, options.clone());
             let (show_progress, bar) = (a.progress, bar.clone());
+            let solve_level = move |job: &Job, level: &Level, options: Options, show: bool| {
+                if lanes > 1 {
+                    solve_level_portfolio(job, level, options, lanes, show)
+                } else {
+                    solve_level(job, level, options, show)
+                }
+            };
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(job) = jobs.get(i) else { break };
@@ -291,9 +316,10 @@ pub fn solve(a: SolveArgs) -> Result<ExitCode, String> {
             format!(", {mismatches} push-count mismatches")
         }
     );
-    if threads > 1 {
+    if threads > 1 || lanes > 1 {
+        let each = if lanes > 1 { format!(", {lanes} threads each") } else { String::new() };
         summary += &format!(
-            " ({threads} jobs, {} MiB each; wall time {:.1} s)",
+            " ({threads} jobs{each}, {} MiB each; wall time {:.1} s)",
             options.table_mib,
             wall.elapsed().as_secs_f64()
         );
@@ -436,6 +462,55 @@ fn solve_level(job: &Job, level: &Level, options: Options, show_progress: bool) 
             st.group_nodes
         );
     }
+    let mut r = level_result(job, &report);
+    r.strategy = solver.solved_by();
+    r
+}
+
+/// Solve one level with the portfolio on `lanes` threads.
+fn solve_level_portfolio(
+    job: &Job,
+    level: &Level,
+    options: Options,
+    lanes: usize,
+    show_progress: bool,
+) -> LevelResult {
+    let clock = StdClock::new();
+    let number = job.number;
+    let next_report = std::sync::Mutex::new(vec![0.0; lanes]);
+    let on_progress = |lane: usize, p: &sokoban_solver::Progress| {
+        let mut next = next_report.lock().unwrap_or_else(|e| e.into_inner());
+        if let (true, Some(f)) = (show_progress && p.elapsed_ms >= next[lane], &p.fast) {
+            next[lane] = p.elapsed_ms + 1000.0;
+            eprintln!(
+                "level {number} lane {lane}: {}: {} moves, best packed {}/{}, {:.0} MiB, {:.1} s",
+                f.strategy,
+                f.generated,
+                f.best_packed,
+                f.goals,
+                f.memory_bytes as f64 / (1 << 20) as f64,
+                p.elapsed_ms / 1000.0
+            );
+        }
+        true
+    };
+    match portfolio::solve_portfolio(level, &level.start, options, lanes, &clock, &on_progress) {
+        Ok(pr) => {
+            if show_progress {
+                eprintln!("level {number}: moves per lane {:?}", pr.lane_nodes);
+            }
+            let mut r = level_result(job, &pr.report);
+            r.strategy = pr.strategy;
+            r.lane = pr.lane;
+            r
+        }
+        Err(err) => LevelResult::failed(number, job.title.clone(), err.to_string()),
+    }
+}
+
+/// A level's result from its search's report.
+fn level_result(job: &Job, report: &Report) -> LevelResult {
+    let number = job.number;
     let (status, limit) = match report.status {
         Status::Solved => ("solved", None),
         Status::Unsolvable => ("unsolvable", None),
@@ -460,6 +535,8 @@ fn solve_level(job: &Job, level: &Level, options: Options, show_progress: bool) 
         expected_pushes: None,
         found_pushes: s.and_then(|s| s.found).map(|f| f.0),
         found_moves: s.and_then(|s| s.found).map(|f| f.1),
+        strategy: None,
+        lane: None,
     }
 }
 

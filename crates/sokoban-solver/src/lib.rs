@@ -26,6 +26,8 @@ pub mod goal_reach;
 pub mod groups;
 pub mod matching;
 pub mod pairs;
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+pub mod portfolio;
 pub mod problem;
 pub mod search;
 pub mod shorten;
@@ -251,6 +253,8 @@ pub struct Solver {
     t0: Option<f64>,
     last_report_ms: f64,
     done: Option<Report>,
+    /// [`Solver::step`] returns once the work done reaches this ([`Solver::pause_at`]).
+    pause_at: Option<u64>,
 }
 
 impl Solver {
@@ -303,7 +307,15 @@ impl Solver {
         };
         let mut start = level.clone();
         start.start = pos.clone();
-        Ok(Solver { level: start, search, options, t0: None, last_report_ms: 0.0, done: None })
+        Ok(Solver {
+            level: start,
+            search,
+            options,
+            t0: None,
+            last_report_ms: 0.0,
+            done: None,
+            pause_at: None,
+        })
     }
 
     /// Count elapsed time (and the time limit) from `t0` on the search's clock instead of
@@ -364,6 +376,22 @@ impl Solver {
             Search::Optimal(e) => e.problem(),
             Search::Fast(f) => f.problem(),
         }
+    }
+
+    /// The work done so far, counted the same on every run: the fast search's turns
+    /// ([`fast::FastSearch::turns`]), the optimal search's nodes.
+    pub fn work(&self) -> u64 {
+        match &self.search {
+            Search::Optimal(e) => e.stats().nodes,
+            Search::Fast(f) => f.turns(),
+        }
+    }
+
+    /// Make [`Solver::step`] return (running) as soon as [`Solver::work`] reaches `work`
+    /// (`None`: no such pause). The portfolio's threads agree this way on which one solved
+    /// first, whatever their speeds.
+    pub fn pause_at(&mut self, work: Option<u64>) {
+        self.pause_at = work;
     }
 
     /// Nodes (optimal search) or moves made (fast search) so far.
@@ -482,6 +510,9 @@ impl Solver {
         }
         let slice_end = now + slice_ms;
         loop {
+            if self.pause_at.is_some_and(|w| self.work() >= w) {
+                return Step::Running(self.progress(clock));
+            }
             if let Some(limit) = self.options.time_limit_ms {
                 if clock.now_ms() - t0 >= limit {
                     return Step::Done(self.finish(clock, Status::Limit(Limit::Time), None));

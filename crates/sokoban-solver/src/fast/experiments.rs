@@ -155,6 +155,21 @@ impl Experiments {
     }
 }
 
+/// The switches of the portfolio's other lanes, in the order lanes are added: each a
+/// schedule that solves levels the shipped one does not (see `bench/decisions.md`).
+const LANES: [&str; 7] =
+    ["stopscored", "nopacksearch", "cluster", "scored", "noparksteps", "rules", "oneplan"];
+
+/// The switches of portfolio lane `k` ([`crate::portfolio`]): lane 0 runs `base` (the
+/// search as shipped unless the caller switches something), lane `k` > 0 the `k`-th of
+/// the other schedules, cycling past the last.
+pub fn lane_experiments(k: usize, base: &Experiments) -> Experiments {
+    match k {
+        0 => base.clone(),
+        k => Experiments::parse(LANES[(k - 1) % LANES.len()]).expect("lane switches parse"),
+    }
+}
+
 /// `r:c;r:c;...` as (row, column) pairs.
 fn parse_order(text: &str) -> Result<Vec<(usize, usize)>, String> {
     text.split(';')

@@ -28,7 +28,7 @@ use std::sync::Arc;
 use analysis::{Analysis, Learned};
 use back::{BackEvent, Backward};
 use board::Layout;
-pub use experiments::{Experiments, Only, StopRule};
+pub use experiments::{lane_experiments, Experiments, Only, StopRule};
 use fess::{Config, Fess, FessEvent, FessStats};
 use greedy::Greedy;
 use plan::Plan;
@@ -990,6 +990,13 @@ impl FastSearch {
 
     fn tracing(&self) -> bool {
         self.analysis.exp.trace
+    }
+
+    /// Turns taken so far: one a call of [`FastSearch::run`], each about as long as any
+    /// other (a strategy's moves per turn go by its share), so the count measures the work
+    /// done the same way on every run and machine.
+    pub fn turns(&self) -> u64 {
+        self.calls
     }
 
     /// The trace's lines so far ([`Experiments::trace`]), taken out of the search.

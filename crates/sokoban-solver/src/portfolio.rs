@@ -1,0 +1,164 @@
+//! The fast search on several threads: a portfolio of *lanes*, each a whole fast search
+//! with a schedule of its own ([`fast::lane_experiments`]) and its part of the memory, run
+//! side by side. The first solution in the order of work stops the others: each lane
+//! counts its work in turns ([`Solver::work`]), the same on every run, and a solution
+//! found after `w` turns wins over any found later in that count (on a tie, the lower
+//! lane), so a given number of threads gives the same moves every time; a lane that
+//! finds one makes the others run on only up to its count.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+use sokoban_core::{Level, Position};
+
+use crate::{
+    fast, Clock, Limit, Mode, Options, Progress, Report, SetupError, Solver, Status, Step,
+};
+
+/// Turns a lane makes between looks at the others' results (and progress reports).
+const ROUND: u64 = 64;
+
+/// The portfolio's result: the winning lane's report, which lane and strategy found the
+/// solution, and every lane's work.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PortfolioReport {
+    /// The winner's report (its `nodes`: the moves of all lanes together).
+    pub report: Report,
+    /// The lane whose solution (or proof) it is, and the strategy in it.
+    pub lane: Option<usize>,
+    pub strategy: Option<&'static str>,
+    /// Moves made by each lane.
+    pub lane_nodes: Vec<u64>,
+}
+
+/// A lane's ending that stops the portfolio: (work, lane, report, strategy).
+type Ending = (u64, usize, Report, Option<&'static str>);
+
+/// What the lanes agree on as they go.
+struct Shared {
+    /// The first ending in the order of work.
+    best: Mutex<Option<Ending>>,
+    cancel: AtomicBool,
+}
+
+impl Shared {
+    /// The work up to which `lane` still has to search: all of it while nothing has
+    /// ended; with an ending at `w` by lane `l`, up to `w` (a lane below `l`) or `w - 1`.
+    fn horizon(&self, lane: usize) -> Option<u64> {
+        let best = self.best.lock().unwrap_or_else(|e| e.into_inner());
+        best.as_ref().map(|(w, l, ..)| if lane < *l { *w } else { w.saturating_sub(1) })
+    }
+
+    fn offer(&self, work: u64, lane: usize, report: Report, strategy: Option<&'static str>) {
+        let mut best = self.best.lock().unwrap_or_else(|e| e.into_inner());
+        if best.as_ref().is_none_or(|(w, l, ..)| (work, lane) < (*w, *l)) {
+            *best = Some((work, lane, report, strategy));
+        }
+    }
+}
+
+/// Solve `pos` with the fast search on `threads` lanes (at least one), each with
+/// `options`'s limits, the memory (`table_mib`) split between them, lane 0 with
+/// `options.experiments` and the others with their own. `on_progress` hears each lane's
+/// progress (lane, progress) from its own thread and returns false to cancel them all.
+pub fn solve_portfolio(
+    level: &Level,
+    pos: &Position,
+    options: Options,
+    threads: usize,
+    clock: &(dyn Clock + Sync),
+    on_progress: &(dyn Fn(usize, &Progress) -> bool + Sync),
+) -> Result<PortfolioReport, SetupError> {
+    let threads = threads.max(1);
+    let t0 = clock.now_ms();
+    let shared = Shared { best: Mutex::new(None), cancel: AtomicBool::new(false) };
+    let mut ends: Vec<(Report, u64)> = Vec::with_capacity(threads);
+    let mut setup_error = None;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|lane| {
+                let mut o = options.clone();
+                o.mode = Mode::Fast;
+                o.table_mib = (options.table_mib / threads).max(1);
+                o.experiments = fast::lane_experiments(lane, &options.experiments);
+                let shared = &shared;
+                // Each lane's search is built in its thread (it is not Send).
+                scope.spawn(move || {
+                    let mut solver = Solver::new(level, pos, o)?;
+                    solver.count_from(t0);
+                    Ok(run_lane(lane, solver, shared, clock, on_progress))
+                })
+            })
+            .collect();
+        for h in handles {
+            // A lane that panicked is dropped; the others' results stand.
+            match h.join() {
+                Ok(Ok(end)) => ends.push(end),
+                Ok(Err(e)) => setup_error = Some(e),
+                Err(_) => {}
+            }
+        }
+    });
+    if let (Some(e), true) = (setup_error, ends.is_empty()) {
+        return Err(e);
+    }
+    let lane_nodes: Vec<u64> = ends.iter().map(|(r, _)| r.nodes).collect();
+    let total_nodes = lane_nodes.iter().sum();
+    let elapsed_ms = clock.now_ms() - t0;
+    let best = shared.best.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, lane, mut report, strategy)) = best {
+        report.nodes = total_nodes;
+        report.elapsed_ms = elapsed_ms;
+        return Ok(PortfolioReport { report, lane: Some(lane), strategy, lane_nodes });
+    }
+    // No lane solved or proved anything: the limit that ended them (time before nodes
+    // before memory), or cancelled.
+    let status = [Status::Error]
+        .into_iter()
+        .chain([Limit::Time, Limit::Nodes, Limit::Memory].map(Status::Limit))
+        .find(|s| ends.iter().any(|(r, _)| r.status == *s))
+        .unwrap_or(Status::Cancelled);
+    let mut report =
+        ends.into_iter().map(|(r, _)| r).next().ok_or(SetupError("every lane failed".into()))?;
+    report.status = status;
+    report.solution = None;
+    report.nodes = total_nodes;
+    report.elapsed_ms = elapsed_ms;
+    Ok(PortfolioReport { report, lane: None, strategy: None, lane_nodes })
+}
+
+/// One lane: search in rounds until it ends, or another lane's ending makes the rest of
+/// its work moot. Returns its last report and work.
+fn run_lane(
+    lane: usize,
+    mut solver: Solver,
+    shared: &Shared,
+    clock: &dyn Clock,
+    on_progress: &(dyn Fn(usize, &Progress) -> bool + Sync),
+) -> (Report, u64) {
+    loop {
+        let horizon = shared.horizon(lane);
+        let work = solver.work();
+        if shared.cancel.load(Ordering::Relaxed) || horizon.is_some_and(|h| work >= h) {
+            return (solver.cancel(clock), work);
+        }
+        let target = (work + ROUND).min(horizon.unwrap_or(u64::MAX));
+        solver.pause_at(Some(target));
+        match solver.step(clock, f64::INFINITY) {
+            Step::Done(r) => {
+                let work = solver.work();
+                // A solution or a proof ends the portfolio; a lane out of its limits or
+                // memory, or whose solution failed verification, ends alone.
+                if matches!(r.status, Status::Solved | Status::Unsolvable) {
+                    shared.offer(work, lane, r.clone(), solver.solved_by());
+                }
+                return (r, work);
+            }
+            Step::Running(p) => {
+                if !on_progress(lane, &p) {
+                    shared.cancel.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+}
