@@ -7,7 +7,7 @@ mod common;
 use std::sync::Arc;
 
 use common::{
-    brute_force, project_levels, random_level, random_pulled_level, replays, XorShift, LEVELS,
+    brute_force, project_levels, random_level, random_pulled_level, replays, XorShift, LEVELS, ROOM,
 };
 use sokoban_core::format::parse_level;
 use sokoban_core::{Dir, Game, Level};
@@ -107,18 +107,6 @@ fn solves_from_a_mid_game_position() {
     g2.play(&r.solution.unwrap().moves).unwrap();
     assert!(g2.is_solved());
 }
-
-/// A goal room and eight boxes.
-const ROOM: &str = "\
-##########
-#....    #
-#....  # #
-###  ##  #
-#  $ $ $ #
-# $ $  $ #
-#  $@ $  #
-#        #
-##########";
 
 #[test]
 fn memory_budget_and_cancellation_end_the_search_cleanly() {

@@ -6,23 +6,11 @@ mod common;
 
 use std::sync::Mutex;
 
-use common::{project_levels, random_pulled_level, replays, XorShift};
+use common::{project_levels, random_pulled_level, replays, XorShift, ROOM};
 use sokoban_core::format::parse_level;
 use sokoban_core::Level;
 use sokoban_solver::portfolio::{solve_portfolio, PortfolioReport};
 use sokoban_solver::{solve, Mode, Options, Progress, Status, StdClock};
-
-/// A goal room and eight boxes: some thousands of moves for the fast search.
-const ROOM: &str = "\
-##########
-#....    #
-#....  # #
-###  ##  #
-#  $ $ $ #
-# $ $  $ #
-#  $@ $  #
-#        #
-##########";
 
 /// Ten rooms of boxes side by side: the fast search takes long on it, with a short setup.
 const TEN_ROOMS: &str = include_str!("../../../tests/levels/ten-rooms.xsb");

@@ -239,3 +239,15 @@ pub fn project_levels() -> impl Iterator<Item = (usize, Level)> {
         (i, level)
     })
 }
+
+/// A goal room and eight boxes.
+pub const ROOM: &str = "\
+##########
+#....    #
+#....  # #
+###  ##  #
+#  $ $ $ #
+# $ $  $ #
+#  $@ $  #
+#        #
+##########";
