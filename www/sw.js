@@ -22,6 +22,7 @@ const APP = [
   'js/generator.js',
   'js/help.js',
   'js/input.js',
+  'js/layout.js',
   'js/level-list.js',
   'js/levelio.js',
   'js/levels.js',

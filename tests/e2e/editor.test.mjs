@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import {
-  OUTPUT, assertNoErrors, counters, openPage, pasteText, press, shot, useApp, statusText, view, waitStatus,
+  OUTPUT, assertNoErrors, counters, openCard, openPage, pasteText, press, shot, useApp, statusText, view, waitStatus,
 } from './helpers.mjs';
 import { HALL, ROOM } from './levels.mjs';
 
@@ -127,6 +127,7 @@ test('Save to my levels, My levels, Copy XSB / run-length / link; my levels trav
   assert.match(await page.textContent('#level-title'), /Tiny/);
   assert.equal((await view(page)).width, 10);
 
+  await openCard(page, 'Progress');
   const [download] = await Promise.all([page.waitForEvent('download'), button(page, 'Export progress').click()]);
   const path = join(OUTPUT, 'export-my-levels.json');
   await download.saveAs(path);
@@ -146,6 +147,7 @@ test('Save to my levels, My levels, Copy XSB / run-length / link; my levels trav
 test('on a phone, a finger draws a stroke; the editor fits the screen', async () => {
   const ctx = await app.browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });
   const page = await openPage(app, app.base, { context: ctx });
+  await openCard(page, 'Levels');
   await button(page, 'New level').click();
   await tool(page, 'box');
   const cdp = await ctx.newCDPSession(page);
@@ -167,6 +169,7 @@ test('on a phone, a finger draws a stroke; the editor fits the screen', async ()
 async function saveMine(page, level, title) {
   await pasteText(page, level);
   await waitStatus(page, /Loaded/);
+  await openCard(page, 'Levels');
   await button(page, 'Edit this level').click();
   await page.fill('#ed-title', title);
   await button(page, 'Save to my levels').click();
@@ -180,18 +183,22 @@ const listed = (page) => page.$$eval('#level-list li', (l) => l.length);
 
 test('a level of my levels can be deleted, with an undo; the list, the collection and an export follow', async () => {
   const page = await openPage(app);
+  await openCard(page, 'Progress');
   assert.equal(await page.isVisible('#my-none'), true, 'says there are none yet');
   const LINE = '#######\n#@ $ .#\n#######';
   await saveMine(page, ROOM, 'Alpha');
   await saveMine(page, HALL, 'Beta');
   await saveMine(page, LINE, 'Gamma');
   assert.deepEqual(await myNames(page), ['Alpha', 'Beta', 'Gamma']);
+  await openCard(page, 'Progress');
   assert.equal(await page.isVisible('#my-none'), false);
+  await openCard(page, 'Levels');
   await button(page, 'My levels').click();
   assert.equal(await listed(page), 3);
   assert.match(await page.textContent('#level-title'), /Alpha — My levels · 1 of 3/);
 
   // Delete Beta: gone from the list and from the open collection; Undo delete is offered.
+  await openCard(page, 'Progress');
   await myRow(page, 'Beta').getByRole('button', { name: 'Delete' }).click();
   assert.deepEqual(await myNames(page), ['Alpha', 'Gamma']);
   assert.match(await statusText(page), /Deleted “Beta” from My levels \(2 levels left\)/);
@@ -235,6 +242,7 @@ test('a level of my levels can be deleted, with an undo; the list, the collectio
   await myRow(page, 'Alpha').getByRole('button', { name: 'Delete' }).click();
   assert.deepEqual(await myNames(page), []);
   assert.equal(await page.isVisible('#my-none'), true);
+  await openCard(page, 'Levels');
   await button(page, 'My levels').click();
   assert.match(await statusText(page), /No levels of your own yet/);
   assertNoErrors(page);
@@ -247,6 +255,7 @@ test('my levels on a phone: the list with Play and Delete, and the undo', async 
   const page = await openPage(app, app.base, { viewport: { width: 390, height: 844 } });
   await saveMine(page, ROOM, 'A level with a long name that wraps on a phone');
   await saveMine(page, HALL, 'Hall');
+  await openCard(page, 'Progress');
   await myRow(page, 'Hall').getByRole('button', { name: 'Delete' }).click();
   await page.locator('#my-undo').scrollIntoViewIfNeeded();
   await shot(page, 'my-levels-phone.png');

@@ -5,13 +5,14 @@
 // generator-phone.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertNoErrors, openPage, settle, shot, useApp, view } from './helpers.mjs';
+import { assertNoErrors, openCard, openPage, settle, shot, useApp, view } from './helpers.mjs';
 
 const app = useApp();
 const button = (page, name) => page.getByRole('button', { name, exact: true });
 const xsb = (page) => page.evaluate(() => window.app.levelXsb());
 
 async function generate(page, w, h, boxes, seed) {
+  await openCard(page, 'Generate');
   await page.fill('#gen-w', String(w));
   await page.fill('#gen-h', String(h));
   await page.fill('#gen-boxes', String(boxes));
@@ -60,6 +61,7 @@ test('a ?gen= link reproduces the level; a phone sees the card', async () => {
   assert.equal(await xsb(page), want);
   // The link is not kept in the address: a reload opens the saved level, no new generation.
   assert.equal(new URL(page.url()).search, '');
+  await openCard(page, 'Generate');
   await page.locator('#gen-card').scrollIntoViewIfNeeded();
   await shot(page, 'generator-phone.png');
   assertNoErrors(page);
@@ -83,6 +85,7 @@ test('more boxes than fit: a clear message, and nothing changes', async () => {
 test('a long generation shows progress and Stop cancels it, the board unchanged', async () => {
   const page = await openPage(app);
   const before = await xsb(page);
+  await openCard(page, 'Generate');
   await page.fill('#gen-w', '30');
   await page.fill('#gen-h', '30');
   await page.fill('#gen-boxes', '20');

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import {
-  OUTPUT, assertNoErrors, counters, openPage, press, settle, shot, playing, useApp, statusText, view,
+  OUTPUT, assertNoErrors, counters, openCard, openPage, press, settle, shot, playing, useApp, statusText, view,
   waitStatus,
 } from './helpers.mjs';
 import { ROOM, TEN_ROOMS } from './levels.mjs';
@@ -56,6 +56,7 @@ test('the help overlay on a phone', async () => {
 
 test('a share link can carry a solution: opening it offers to replay it', async () => {
   const page = await playing(app, ROOM);
+  await openCard(page, 'Share');
   await button(page, 'Copy link with solution').click();
   assert.match(await statusText(page), /no solution to put in the link/);
   await press(page, ...keys('ullddrRurruLLL'));

@@ -153,6 +153,16 @@ export async function loadLevel(page, text) {
 
 export const statusText = (page) => page.textContent('#status');
 
+/**
+ * Show the side card behind the tab `name` (Levels, Generate, Progress, Share, Help); on a
+ * phone the Menu button of the action bar opens their sheet first.
+ */
+export async function openCard(page, name) {
+  const menu = page.locator('#menu-toggle');
+  if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
+  await page.getByRole('tab', { name, exact: true }).click();
+}
+
 /** Wait until the status line matches `re`. */
 export async function waitStatus(page, re, timeout = 5000) {
   await page.waitForFunction(

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  assertNoErrors, boardGeometry, clickSquare, counters, dragSquare, loadLevel, openPage, pasteText,
+  assertNoErrors, boardGeometry, clickSquare, counters, dragSquare, loadLevel, openCard, openPage, pasteText,
   press, settle, shot, squareCenter, playing, useApp, statusText, view, waitCounters,
 } from './helpers.mjs';
 import { HALL, ROOM } from './levels.mjs';
@@ -211,6 +211,7 @@ test('a reload keeps the level and the move history (including redo)', async () 
   await press(page, 'y'); // the redo list survived too
   assert.equal((await counters(page)).moves, 4);
   // Opening a link to the same level keeps the history; another level starts fresh.
+  await openCard(page, 'Share');
   await page.getByRole('button', { name: 'Copy share link' }).click();
   const link = await page.inputValue('#output');
   assert.match(link, /\?w=7&h=5&lvl=/);
@@ -264,14 +265,14 @@ test('on a phone-sized touch screen, dragging a box with a finger pushes it', as
   await ctx.close();
 });
 
-/** On the page: the drawn level's top and bottom, the board box's, the next card's top. */
+/** On the page: the drawn level's top and bottom, the board box's, the next card's (the solver's) top. */
 const layoutOf = (page) => page.evaluate(() => {
   const box = (s) => document.querySelector(s).getBoundingClientRect();
   const d = document.getElementById('board').dataset;
   const top = box('#board').top + Number(d.offsetY);
   return {
     drawn: [top, top + Number(d.rows) * Number(d.cellSize)], wrap: [box('#board-wrap').top, box('#board-wrap').bottom],
-    panel: box('.panel').top, status: box('#status').height,
+    panel: box('#solver-card').top, status: box('#status').height,
   };
 });
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  OUTPUT, assertNoErrors, counters, openPage, pasteText, press, settle, shot, playing, useApp, statusText,
+  OUTPUT, assertNoErrors, counters, openCard, openPage, pasteText, press, settle, shot, playing, useApp, statusText,
   view, waitCounters, waitStatus,
 } from './helpers.mjs';
 import { COLLECTION, ROOM } from './levels.mjs';
@@ -44,6 +44,7 @@ test('a solved level keeps its mark and best solutions across a reload and anoth
   assert.match(await page.textContent('#pg-best'), /14 moves, 4 pushes/);
   // Replay the saved solution from the start; copy it.
   await press(page, 'Home', 'ArrowUp');
+  await openCard(page, 'Progress');
   await page.locator('#pg-best li').getByRole('button', { name: 'Replay' }).click();
   await button(page, 'Skip to end').click();
   await settle(page);
@@ -93,6 +94,7 @@ test('the level list marks solved levels with their best scores; Next unsolved s
 test('snapshots: save, restore (undoable), delete, kept across a reload', async () => {
   const page = await playing(app, ROOM);
   await press(page, 'ArrowUp', 'ArrowLeft', 'ArrowLeft');
+  await openCard(page, 'Progress');
   await page.fill('#snap-name', 'corner');
   await button(page, 'Save snapshot').click();
   assert.match(await statusText(page), /Saved the snapshot “corner” \(3 moves, 0 pushes\)/);
@@ -121,6 +123,7 @@ test('snapshots: save, restore (undoable), delete, kept across a reload', async 
 
 /** Export from `page` and return the file's text. */
 async function exportFile(page) {
+  await openCard(page, 'Progress');
   const [download] = await Promise.all([page.waitForEvent('download'), button(page, 'Export progress').click()]);
   assert.match(download.suggestedFilename(), /^sokoban-progress-\d{4}-\d\d-\d\d\.json$/);
   const path = join(OUTPUT, 'export.json');
@@ -136,6 +139,7 @@ test('export, then import into a fresh profile: everything comes back', async ()
   const page = await playing(app, ROOM);
   await solveRoom(page);
   await press(page, 'Home', 'ArrowUp');
+  await openCard(page, 'Progress');
   await page.fill('#snap-name', 'one step');
   await button(page, 'Save snapshot').click();
   const text = await exportFile(page);
@@ -204,6 +208,7 @@ test('the Progress card on a phone', async () => {
   await waitStatus(page, /Loaded/);
   await solveRoom(page);
   await press(page, 'Home', 'ArrowUp');
+  await openCard(page, 'Progress');
   await button(page, 'Save snapshot').click();
   await page.locator('#progress-card').scrollIntoViewIfNeeded();
   await page.locator('#progress-card').screenshot({ path: join(OUTPUT, 'progress-phone.png') });

@@ -32,7 +32,7 @@ try {
   // Let the replay play a few pushes, then hold it there.
   await page.waitForFunction(() => Number(document.querySelector('[aria-label="pushes"]').textContent) >= 4, null, { timeout: 60000 });
   await page.getByRole('button', { name: 'Pause', exact: true }).click();
-  await page.evaluate(() => document.querySelector('.panel').scrollTo(0, 0));
+  await page.evaluate(() => document.querySelector('.side-cards').scrollTo(0, 0));
   await page.mouse.move(0, 0);
   await page.screenshot({ path: join(ROOT, 'docs', 'screenshot.png') });
   console.log(`docs/screenshot.png: ${await page.textContent('#s-state')}`);

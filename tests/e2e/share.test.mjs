@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  assertNoErrors, boardGeometry, counters, openPage, pasteText, press, settle, playing, useApp, statusText,
+  assertNoErrors, boardGeometry, counters, openCard, openPage, pasteText, press, settle, playing, useApp, statusText,
   view, waitCounters, waitStatus,
 } from './helpers.mjs';
 import { ROOM } from './levels.mjs';
@@ -17,6 +17,7 @@ const button = (page, name) => page.getByRole('button', { name, exact: true });
 
 test('Copy share link gives a link to this page that opens the same level', async () => {
   const page = await playing(app, ROOM);
+  await openCard(page, 'Share');
   await button(page, 'Copy share link').click();
   const link = await page.inputValue('#output');
   assert.equal(link, `${app.base}?w=7&h=5&lvl=HHHHHHH|H.__$_H|H_Ha__H|H__$._H|HHHHHHH`);
@@ -32,6 +33,7 @@ test('Copy share link gives a link to this page that opens the same level', asyn
 
 test('Copy solution gives the moves so far, plain or run-length', async () => {
   const page = await playing(app, ROOM);
+  await openCard(page, 'Share');
   await button(page, 'Copy solution').click();
   assert.match(await statusText(page), /No moves/);
   await press(page, 'ArrowUp', 'ArrowLeft', 'ArrowLeft', 'ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight');
@@ -71,6 +73,7 @@ test('a pasted LURD replays, animated, with pause, step back and forward', async
 test('moves typed into the replay box replay from the start when they do not fit here', async () => {
   const page = await playing(app, ROOM);
   await press(page, 'ArrowUp', 'ArrowLeft'); // now the moves do not fit from here
+  await openCard(page, 'Share');
   await page.fill('#lurd-text', 'u2l2drR'); // run-length LURD
   await button(page, 'Replay').click();
   assert.match(await statusText(page), /from the start/);

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import {
-  OUTPUT, assertNoErrors, counters, pasteText, settle, shot, playing, useApp, view,
+  OUTPUT, assertNoErrors, counters, openCard, pasteText, settle, shot, playing, useApp, view,
 } from './helpers.mjs';
 import { BIG_OPEN, DOORWAY, ROOM } from './levels.mjs';
 
@@ -61,6 +61,7 @@ test('Solve shows live progress, then replays the solution until the level is so
   assert.deepEqual(await counters(page), { moves, pushes });
   assert.match(await page.textContent('#solved'), new RegExp(`Solved in ${moves} moves, ${pushes} pushes`));
   // Copy solution gives the whole solution.
+  await openCard(page, 'Share');
   await button(page, 'Copy solution').click();
   assert.equal((await page.inputValue('#output')).length, moves);
   assertNoErrors(page);

@@ -4,8 +4,8 @@
 // (keys, mouse, touch), levelio.js (files, links, clipboard, storage), replay.js
 // (animated moves), level-list.js (a collection's levels), progress.js +
 // progress-panel.js (solved levels, best solutions, snapshots, export / import),
-// solver-client.js + solver-panel.js (the worker and its read-out); puzzle.js is the
-// sliding-tile mode.
+// solver-client.js + solver-panel.js (the worker and its read-out), layout.js (the side
+// cards' tabs, the phone's menu); puzzle.js is the sliding-tile mode.
 import init, { checkSolution, formatLevel, levelKey, parse, PullSession, rleLurd, Session } from '../pkg/sokoban_wasm.js';
 import { Board } from './board.js';
 import { attachInput, isFormField, zoomBoard } from './input.js';
@@ -24,6 +24,7 @@ import { initTheme, reducedMotion } from './theme.js';
 import { editorActive, editorText, initEditor, openEditor } from './editor.js';
 import { boxText, noneText, pickBox, squareText, stepTarget } from './box-keys.js';
 import { initGenerator, openGenLink } from './generator.js';
+import { closeMenu, initLayout, reveal } from './layout.js';
 
 const $ = (id) => document.getElementById(id);
 const SPEEDS = [1, 2, 4, 8, 15, 30, 60, 120]; // replay moves per second
@@ -164,6 +165,10 @@ function openLevel(xsb, title) {
   state.title = title || '';
   state.facing = 2;
   state.wasSolved = true; // do not announce a level that was left solved
+  closeMenu();
+  delete $('solver-card').dataset.searched; // the phone shows the read-out once a search runs
+  $('paste-note').textContent = PASTE_NOTE;
+  $('paste-note').dataset.kind = '';
   fitBoardHeight(session.view());
   board.fit(); // a level opens fitted to the window
   board.followed = -1;
@@ -184,9 +189,9 @@ function showTitle() {
 /**
  * On a narrow (phone) page the board is as tall as the level fitted to its width needs,
  * not more: the square size the board will choose (whole device pixels, at most 72 CSS
- * pixels) times the rows, so no empty band is left above or below the level. A very tall
- * level stops at 70% of the window (it fits its height then); a very wide one keeps a
- * strip of at least 96 pixels to zoom into.
+ * pixels) times the rows, so no empty band is left above or below the level. A level too
+ * tall for the room above the action bar is shrunk by the page's flex layout (it fits its
+ * height then); a very wide one keeps a strip of at least 96 pixels to zoom into.
  */
 function fitBoardHeight(v = state.view) {
   const wrap = $('board-wrap');
@@ -196,7 +201,7 @@ function fitBoardHeight(v = state.view) {
   }
   const dpr = devicePixelRatio || 1;
   const cell = Math.floor(Math.min(wrap.clientWidth / v.width, 72) * dpr) / dpr;
-  wrap.style.height = `${Math.floor(Math.max(96, Math.min(cell * v.height, innerHeight * 0.7)))}px`;
+  wrap.style.height = `${Math.floor(Math.max(96, cell * v.height))}px`;
 }
 
 /**
@@ -910,6 +915,7 @@ function animate(lurd) {
 
 function startReplay(lurd, what) {
   interrupt();
+  closeMenu();
   replay.load(lurd, 1000 / SPEEDS[$('r-speed').value]);
   $('replay-controls').hidden = false;
   status(`Replaying ${what}: ${lurd.length} moves.`);
@@ -990,6 +996,8 @@ function solverOptions(mode) {
 }
 
 function setSolving(on) {
+  document.body.classList.toggle('solving', on); // the phone's bar swaps Solve and Hint for Cancel
+  if (on) $('solver-card').dataset.searched = 'true';
   $('solve').disabled = on;
   $('hint').disabled = on;
   $('still-solvable').disabled = on;
@@ -1293,6 +1301,33 @@ async function solveFewest(start, request) {
   return msg;
 }
 
+// ---------------------------------------------------------------- paste
+
+const PASTE_NOTE = $('paste-note').textContent;
+const CLIPBOARD_MS = 5000; // a browser may ask the person first: wait that long for the answer
+
+/**
+ * The Paste a level button: the clipboard's text where the browser lets the page read it;
+ * else (no permission, nothing there, not a level) the Level box, in view and focused,
+ * with a note saying why and how to paste by hand.
+ */
+async function pasteLevel() {
+  let text = '';
+  try {
+    const timeout = new Promise((_, fail) => setTimeout(() => fail(new Error('timeout')), CLIPBOARD_MS));
+    text = await Promise.race([navigator.clipboard.readText(), timeout]);
+  } catch {
+    text = ''; // no clipboard API, refused, or no answer in time
+  }
+  if (text.trim() && loadText(text, 'clipboard text')) return;
+  const why = text.trim() ? $('status').textContent : 'The page may not read the clipboard here (or it is empty).';
+  const box = $('level-text');
+  reveal(box);
+  box.focus();
+  $('paste-note').textContent = `${why} Paste the level into this box (Ctrl+V, or touch and hold, then Paste) and press Load.`;
+  $('paste-note').dataset.kind = text.trim() ? 'error' : '';
+}
+
 // ---------------------------------------------------------------- share
 
 async function share(text, what) {
@@ -1301,9 +1336,10 @@ async function share(text, what) {
   if (await io.copyText(text)) {
     status(`Copied the ${what} to the clipboard.`, 'ok');
   } else {
+    reveal(out);
     out.focus();
     out.select();
-    status(`The clipboard is not available: the ${what} is selected in the box below, copy it with Ctrl+C.`);
+    status(`The clipboard is not available: the ${what} is selected in the Copied text box (Share), copy it with Ctrl+C.`);
   }
 }
 
@@ -1375,10 +1411,12 @@ function wireUi() {
   on('export-progress', exportProgress);
   on('edit-level', () => {
     interrupt();
+    closeMenu();
     openEditor(state.session.levelXsb(), state.title);
   });
   on('new-level', () => {
     interrupt();
+    closeMenu();
     openEditor('');
   });
   on('my-levels', () => openMyLevels());
@@ -1391,6 +1429,7 @@ function wireUi() {
   });
   on('load', () => loadText($('level-text').value, 'level text'));
   on('open-file', () => $('file-input').click());
+  on('paste-level', pasteLevel);
   $('file-input').addEventListener('change', async (e) => {
     const file = e.target.files[0];
     if (file) loadText(await io.readFile(file), `file ${file.name}`);
@@ -1551,6 +1590,7 @@ function openSavedOrBuiltIn() {
 }
 
 async function main() {
+  initLayout(); // first: the remembered card shows while the wasm loads
   await init();
   progress.setChecks(progressChecks);
   board = new Board($('board'));
