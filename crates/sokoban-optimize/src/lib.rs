@@ -90,8 +90,9 @@ pub struct Counts {
 /// Which method is running.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
-    /// Building the vicinity: placements with this many boxes moved.
-    VicinityBuild { boxes: usize },
+    /// Building the vicinity: placements with this many boxes moved, each on any of its
+    /// `nearest` squares.
+    VicinityBuild { boxes: usize, nearest: usize },
     /// Searching the vicinity for the shortest solution through it.
     VicinitySearch,
 }
@@ -126,7 +127,8 @@ pub enum Limit {
 /// How an optimization ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
-    /// The last round found nothing shorter in the vicinity of the best solution.
+    /// The last round found nothing shorter in the vicinity of the best solution, at the
+    /// widest vicinity the memory holds (every K doubled after each round without gain).
     Finished,
     /// A limit stopped it; the best so far is given.
     Limit(Limit),
@@ -370,7 +372,8 @@ impl Optimizer {
         let (method, done) = match self.phase {
             Phase::Build => {
                 let (boxes, share) = self.vicinity.stage();
-                (Method::VicinityBuild { boxes }, share)
+                let nearest = self.vicinity.sizes().get(boxes - 1).copied().unwrap_or(0);
+                (Method::VicinityBuild { boxes, nearest }, share)
             }
             Phase::Search => (
                 Method::VicinitySearch,
@@ -434,10 +437,18 @@ impl Optimizer {
                 }
                 Event::Found(pushes) => {
                     let m = self.options.metric;
-                    match build(&self.level, &self.p, &pushes) {
+                    let built = build(&self.level, &self.p, &pushes);
+                    debug_assert!(built.is_some(), "the search's pushes replay: {pushes:?}");
+                    match built {
                         Some(line) if m.key(line.counts) < m.key(self.best.counts) => {
                             self.best = line;
                             self.gains += 1;
+                            self.begin_round();
+                            false
+                        }
+                        // Nothing shorter near the solution: look further, while the
+                        // placements fit in memory.
+                        _ if !self.vicinity.full && self.vicinity.widen(&self.p) => {
                             self.begin_round();
                             false
                         }

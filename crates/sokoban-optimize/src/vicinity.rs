@@ -79,6 +79,24 @@ impl Vicinity {
         }
     }
 
+    /// Double every K (up to every square a box may stand on); false when none grows.
+    pub fn widen(&mut self, p: &Problem) -> bool {
+        let most = p.dead.iter().filter(|&&d| !d).count().saturating_sub(1);
+        if self.sizes.iter().all(|&k| k >= most) {
+            return false;
+        }
+        for k in &mut self.sizes {
+            *k = (*k * 2).min(most);
+        }
+        self.near = nearest(p, most.min(self.sizes.iter().copied().max().unwrap_or(0)));
+        true
+    }
+
+    /// The K of each number of boxes moved.
+    pub fn sizes(&self) -> &[usize] {
+        &self.sizes
+    }
+
     /// Start over around a solution (`start` boxes, then `pushes`): the set holds the
     /// solution's own placements.
     pub fn reset(&mut self, p: &Problem, start: &[u16], pushes: &[Push]) {
@@ -219,14 +237,14 @@ fn nearest(p: &Problem, k: usize) -> Vec<Vec<u16>> {
 }
 
 /// A search node: a placement (boxes in [`Search::boxes`] at `index * nb`) and the
-/// player's square, the best cost so far and the push that reached it.
+/// player's square, the best cost so far and the push that reached it (from the player's
+/// square, in `dir`).
 #[derive(Clone, Copy)]
 struct Node {
     cost: u64,
     key: u64,
     parent: u32,
     player: u16,
-    from: u16,
     dir: u8,
 }
 
@@ -320,7 +338,7 @@ impl Search {
         }
         let key = placement_key(p, start);
         self.map.entry(key ^ p.z_player[player as usize], 0);
-        self.nodes.push(Node { cost: 0, key, parent: u32::MAX, player, from: NONE, dir: 0 });
+        self.nodes.push(Node { cost: 0, key, parent: u32::MAX, player, dir: 0 });
         self.boxes.extend_from_slice(start);
         self.heap.push(Reverse((0, 0)));
     }
@@ -354,7 +372,7 @@ impl Search {
         let mut out = Vec::new();
         while idx != 0 {
             let n = &self.nodes[idx as usize];
-            out.push((n.from, n.dir));
+            out.push((n.player, n.dir));
             idx = n.parent;
         }
         out.reverse();
@@ -425,24 +443,20 @@ impl Search {
                 let next = self.nodes.len() as u32;
                 match self.map.entry(key ^ p.z_player[b as usize], next) {
                     Entry::Inserted => {
-                        self.nodes.push(Node {
-                            cost,
-                            key,
-                            parent: idx,
-                            player: b,
-                            from: b,
-                            dir: dir as u8,
-                        });
+                        self.nodes.push(Node { cost, key, parent: idx, player: b, dir: dir as u8 });
                         let at = self.boxes.len();
                         self.boxes.extend_from_slice(&self.cur);
                         self.boxes[at + i] = t;
                         self.heap.push(Reverse((cost, next)));
                     }
                     Entry::Found(j) => {
+                        // The same boxes and player square can come from another
+                        // placement by a push in another direction.
                         let n = &mut self.nodes[j as usize];
                         if cost < n.cost {
                             n.cost = cost;
                             n.parent = idx;
+                            n.dir = dir as u8;
                             self.heap.push(Reverse((cost, j)));
                         }
                     }

@@ -172,6 +172,15 @@ const CASES: &[(&str, usize, Counts, Counts)] = &[
         Counts { moves: 16, pushes: 5 },
         Counts { moves: 16, pushes: 5 },
     ),
+    // Three boxes in a row: the same boxes and player square are reached from two
+    // placements by pushes in two directions (the search must keep the direction of the
+    // cheaper one).
+    (
+        " #######\n #     #\n## $$$@#\n#...#  #\n#     ##\n###### \n",
+        80,
+        Counts { moves: 50, pushes: 15 },
+        Counts { moves: 56, pushes: 13 },
+    ),
 ];
 
 #[test]
