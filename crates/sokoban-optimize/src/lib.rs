@@ -128,7 +128,8 @@ pub enum Limit {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
     /// The last round found nothing shorter in the vicinity of the best solution, at the
-    /// widest vicinity the memory holds (every K doubled after each round without gain).
+    /// widest vicinity the memory holds (after each round without gain one more box moves
+    /// at a time, then every K doubles).
     Finished,
     /// A limit stopped it; the best so far is given.
     Limit(Limit),

@@ -8,7 +8,9 @@
 //! the start to the solved placement, finds the solution through the set that is shortest
 //! in the metric: nodes are (boxes, player square after the push), an edge is a push whose
 //! cost is the player's shortest walk to it plus the push. The solution itself is in the
-//! set, so the search never finds a longer one.
+//! set, so the search never finds a longer one. Rounds start with one box moved at a time
+//! (small sets, quick gains on large levels); a round without gain adds the next number of
+//! boxes, and once all are in, doubles every K.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -39,6 +41,9 @@ pub(crate) struct Vicinity {
     near: Vec<Vec<u16>>,
     /// K for one, two, three ... boxes moved.
     sizes: Vec<usize>,
+    /// How many of `sizes` are in use: rounds start with one box moved at a time and
+    /// add the next number of boxes after a round without gain.
+    active: usize,
     pub set: KeySet,
     /// The set reached its memory before every placement was in.
     pub full: bool,
@@ -64,6 +69,7 @@ impl Vicinity {
         Vicinity {
             near: nearest(p, kmax),
             sizes: sizes.to_vec(),
+            active: 1.min(sizes.len()),
             set: KeySet::new(bytes),
             full: false,
             tried: 0,
@@ -79,8 +85,13 @@ impl Vicinity {
         }
     }
 
-    /// Double every K (up to every square a box may stand on); false when none grows.
+    /// Move one more box at a time, or once every number in the sizes is in use, double
+    /// every K (up to every square a box may stand on); false when nothing grows.
     pub fn widen(&mut self, p: &Problem) -> bool {
+        if self.active < self.sizes.len() {
+            self.active += 1;
+            return true;
+        }
         let most = p.dead.iter().filter(|&&d| !d).count().saturating_sub(1);
         if self.sizes.iter().all(|&k| k >= most) {
             return false;
@@ -92,9 +103,9 @@ impl Vicinity {
         true
     }
 
-    /// The K of each number of boxes moved.
+    /// The K of each number of boxes moved, as far as in use.
     pub fn sizes(&self) -> &[usize] {
-        &self.sizes
+        &self.sizes[..self.active]
     }
 
     /// Start over around a solution (`start` boxes, then `pushes`): the set holds the
@@ -131,7 +142,7 @@ impl Vicinity {
     pub fn build(&mut self, p: &Problem, budget: u64) -> bool {
         let end = self.tried + budget;
         while self.tried < end {
-            if self.full || self.moved > self.sizes.len() {
+            if self.full || self.moved > self.active {
                 return true;
             }
             let k = self.sizes[self.moved - 1];
@@ -154,7 +165,7 @@ impl Vicinity {
                 self.index += 1;
             }
         }
-        self.full || self.moved > self.sizes.len()
+        self.full || self.moved > self.active
     }
 
     /// Move `left` more boxes (from the box numbered `first` on) to any of their `k`
