@@ -2,6 +2,7 @@
 //! rules crate reads, runs the solvers on level collections (for benchmarks) and solves
 //! sliding-tile puzzles.
 
+mod optimize;
 mod puzzle;
 mod solve;
 
@@ -49,6 +50,10 @@ enum Command {
     /// all cores
     #[command(after_help = EXIT_CODES, args_override_self = true)]
     Solve(solve::SolveArgs),
+    /// Make solutions shorter (fewer moves or fewer pushes): a vicinity search around each
+    /// solution, the results replayed
+    #[command(after_help = EXIT_CODES, args_override_self = true)]
+    Optimize(optimize::OptimizeArgs),
     /// Draw each level with the fast search's packing plan: every goal shows its place in
     /// the order the goals are to be filled (1-9, a-z, A-Z); a plan that parks boxes also
     /// lists its steps as (row, column) from 0
@@ -120,6 +125,7 @@ fn main() -> ExitCode {
         Command::Check(a) => check(a),
         Command::Convert(a) => convert(a),
         Command::Solve(a) => solve::solve(a),
+        Command::Optimize(a) => optimize::optimize(a),
         Command::Plan(a) => plan(a),
         Command::Puzzle(a) => puzzle::puzzle(a),
     };

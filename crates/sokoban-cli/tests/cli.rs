@@ -115,3 +115,52 @@ fn shared_collections_are_all_valid() {
     }
     assert!(n >= 3);
 }
+
+#[test]
+fn optimize_reads_solutions_from_the_level_file_or_a_csv() {
+    let sok = "\
+Title: Corridor
+#######
+#@ $ .#
+#######
+Solution (7/2):
+rlrRl
+rR
+
+Title: Wrong
+#######
+#@ $ .#
+#######
+Solution: rRRR
+";
+    let p = write_temp("optimize.sok", sok);
+    let (code, out, err) = sokoban(&["optimize", p.to_str().unwrap(), "--csv"], None);
+    assert_eq!(code, 1, "level 2's solution is wrong: {out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "level,status,pushes,moves,nodes,ms,lurd,pushes_before,moves_before");
+    let f: Vec<&str> = lines[1].split(',').collect();
+    assert_eq!(
+        (f[0], f[1], f[2], f[3], f[6], f[7], f[8]),
+        ("1", "solved", "2", "3", "rRR", "2", "7")
+    );
+    assert_eq!(lines[2], "2,error,,,,,,,");
+    let (code, out, _) = sokoban(&["optimize", p.to_str().unwrap(), "--levels", "2"], None);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("error: move 4 ('R') is blocked: the box ahead is against a wall"),
+        "{out}"
+    );
+
+    let levels = write_temp("optimize.xsb", COLLECTION);
+    let csv = write_temp(
+        "solutions.csv",
+        "level,status,pushes,moves,nodes,ms,lurd\n1,solved,2,7,0,0,rlrRlrR\n3,limit,,,0,0,\n",
+    );
+    let (code, out, _) = sokoban(
+        &["optimize", levels.to_str().unwrap(), csv.to_str().unwrap(), "--metric", "pushes"],
+        None,
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("moves     7 ->     3  pushes    2 ->    2"), "{out}");
+    assert!(out.contains("1 solutions, 1 shorter, 0 errors"), "{out}");
+}

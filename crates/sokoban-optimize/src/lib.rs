@@ -1,0 +1,530 @@
+//! Solution optimizer: makes a Sokoban solution shorter — fewer moves, or fewer pushes —
+//! and never longer. A crate of its own because that is one job, on top of the solver's
+//! analysis (compact squares, dead squares, freeze deadlocks, Zobrist keys) and the rules
+//! engine, which replays every result.
+//!
+//! The method is the vicinity search of the desktop optimizers ([`vicinity`]): the box
+//! placements near the solution (one, two or three boxes on any of their K nearest
+//! squares) and a shortest-path search over pushes through them, repeated while it gains.
+//! An [`Optimizer`] runs in slices ([`Optimizer::step`]) with a clock the caller gives,
+//! within a memory budget, and keeps the best solution so far; it reads no environment and
+//! prints nothing.
+
+mod table;
+pub mod vicinity;
+
+use sokoban_core::{Dir, Game, Level, Move, Position};
+use sokoban_solver::problem::Problem;
+
+pub use sokoban_solver::Clock;
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+pub use sokoban_solver::StdClock;
+
+use vicinity::{Event, Push, Search, Vicinity};
+
+/// What "shorter" means: the first count decides, the second breaks ties.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Metric {
+    /// Fewest moves, then fewest pushes.
+    #[default]
+    Moves,
+    /// Fewest pushes, then fewest moves.
+    Pushes,
+}
+
+impl Metric {
+    /// The counts in the metric's order, to compare lexicographically.
+    pub fn key(self, c: Counts) -> (usize, usize) {
+        match self {
+            Metric::Moves => (c.moves, c.pushes),
+            Metric::Pushes => (c.pushes, c.moves),
+        }
+    }
+}
+
+/// The default memory budget: 256 MiB (a quarter for the vicinity's placements, the rest
+/// for the search).
+pub const DEFAULT_MEMORY: usize = 256 << 20;
+
+/// The default vicinity: one box on any of its 20 nearest squares, two on any of their 10,
+/// three on any of their 5.
+pub const DEFAULT_VICINITY: [usize; 3] = [20, 10, 5];
+
+/// What to optimize and within what limits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OptimizeOptions {
+    pub metric: Metric,
+    /// K for one, two, three ... boxes moved at once (see [`vicinity`]).
+    pub vicinity: Vec<usize>,
+    /// Memory for the placements and the search, in bytes ([`DEFAULT_MEMORY`]).
+    pub memory_bytes: usize,
+    /// Stop after this many milliseconds (`None`: no limit), with the best so far.
+    pub time_limit_ms: Option<f64>,
+    /// Stop after this much work (`None`: no limit): placements tried plus search nodes,
+    /// a budget that does not depend on the machine.
+    pub node_limit: Option<u64>,
+    /// Report progress at most this often, in milliseconds.
+    pub progress_interval_ms: f64,
+}
+
+impl Default for OptimizeOptions {
+    fn default() -> Self {
+        OptimizeOptions {
+            metric: Metric::Moves,
+            vicinity: DEFAULT_VICINITY.to_vec(),
+            memory_bytes: DEFAULT_MEMORY,
+            time_limit_ms: None,
+            node_limit: None,
+            progress_interval_ms: 100.0,
+        }
+    }
+}
+
+/// Moves and pushes of a solution.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub moves: usize,
+    pub pushes: usize,
+}
+
+/// Which method is running.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Building the vicinity: placements with this many boxes moved, each on any of its
+    /// `nearest` squares.
+    VicinityBuild { boxes: usize, nearest: usize },
+    /// Searching the vicinity for the shortest solution through it.
+    VicinitySearch,
+}
+
+/// A snapshot of the optimizer, reported about every [`OptimizeOptions::progress_interval_ms`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    /// The input solution's counts (after cutting moves past the solved position).
+    pub start: Counts,
+    /// The best solution's counts so far.
+    pub best: Counts,
+    pub method: Method,
+    /// Rounds that made the solution shorter so far.
+    pub gains: u32,
+    /// How much of the solution the method has gone through, 0 to 1.
+    pub done: f64,
+    /// Placements in the vicinity.
+    pub placements: usize,
+    /// Work done: placements tried and search nodes.
+    pub nodes: u64,
+    pub memory_bytes: usize,
+    pub elapsed_ms: f64,
+}
+
+/// Why the optimizer stopped before it had nothing more to gain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    Time,
+    Nodes,
+}
+
+/// How an optimization ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The last round found nothing shorter in the vicinity of the best solution, at the
+    /// widest vicinity the memory holds (after each round without gain one more box moves
+    /// at a time, then every K doubles).
+    Finished,
+    /// A limit stopped it; the best so far is given.
+    Limit(Limit),
+    /// The caller asked to stop; the best so far is given.
+    Cancelled,
+}
+
+/// The result: the best solution found (the input's when nothing shorter was), replayed
+/// by the rules engine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub status: Status,
+    pub moves: Vec<Move>,
+    pub counts: Counts,
+    /// The input solution's counts.
+    pub start: Counts,
+    pub gains: u32,
+    pub nodes: u64,
+    pub elapsed_ms: f64,
+    /// A search filled its memory: a larger budget might gain more.
+    pub memory_full: bool,
+}
+
+impl Report {
+    /// The solution as LURD text.
+    pub fn lurd(&self) -> String {
+        sokoban_core::lurd::to_lurd(&self.moves)
+    }
+}
+
+/// What one call of [`Optimizer::step`] ended with.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    Running(Progress),
+    Done(Report),
+}
+
+/// The input is not a solution of the level.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptimizeError {
+    /// What is wrong and where, e.g. `move 37 ('R') is blocked: a wall`.
+    pub message: String,
+    /// The 1-based move where the replay fails, when one does.
+    pub step: Option<usize>,
+}
+
+impl std::fmt::Display for OptimizeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for OptimizeError {}
+
+/// A solution: its moves, its pushes (compact square the box leaves, direction), counts.
+#[derive(Clone, Debug)]
+struct Line {
+    moves: Vec<Move>,
+    pushes: Vec<Push>,
+    counts: Counts,
+}
+
+/// Replay `moves` on the level by the rules engine, cut after the move that solves it.
+/// An error names the move that fails, or says that the moves do not solve the level.
+fn replay(level: &Level, p: &Problem, moves: &[Move]) -> Result<Line, OptimizeError> {
+    let board = &level.board;
+    if let Err(e) = Game::new(level.clone()).check_moves(moves) {
+        // Find the move the rules engine refused, to say what blocks it.
+        let mut pos = level.start.clone();
+        for (i, m) in moves.iter().enumerate() {
+            if pos.try_move(board, m.dir) != Some(*m) {
+                let why = blocked(level, &pos, m.dir).map(|w| format!(": {w}")).unwrap_or_default();
+                return Err(OptimizeError {
+                    message: format!("{}{why}", e.message),
+                    step: Some(i + 1),
+                });
+            }
+            pos.apply(board, m.dir);
+        }
+        return Err(OptimizeError { message: e.message, step: None });
+    }
+    let mut pos = level.start.clone();
+    let mut pushes = Vec::new();
+    let mut end = 0;
+    if !pos.is_solved(board) {
+        for (i, m) in moves.iter().enumerate() {
+            if m.push {
+                let from = board.neighbor(pos.player, m.dir).expect("a legal push");
+                pushes.push((p.compact[from], m.dir.index() as u8));
+            }
+            pos.apply(board, m.dir);
+            if m.push && pos.is_solved(board) {
+                end = i + 1;
+                break;
+            }
+        }
+        if end == 0 {
+            return Err(OptimizeError {
+                message: format!(
+                    "the moves do not solve the level: after all {} of them, {} of {} boxes are on goals",
+                    moves.len(),
+                    pos.boxes_on_goals(board),
+                    level.box_count()
+                ),
+                step: None,
+            });
+        }
+    }
+    let moves = moves[..end].to_vec();
+    let counts = Counts { moves: moves.len(), pushes: pushes.len() };
+    Ok(Line { moves, pushes, counts })
+}
+
+/// What stops a step in `dir` from `pos`, in words.
+fn blocked(level: &Level, pos: &Position, dir: Dir) -> Option<&'static str> {
+    let board = &level.board;
+    let Some(next) = board.floor_neighbor(pos.player, dir) else { return Some("a wall") };
+    if !pos.has_box(next) {
+        return None;
+    }
+    match board.floor_neighbor(next, dir) {
+        None => Some("the box ahead is against a wall"),
+        Some(b) if pos.has_box(b) => Some("the box ahead is against another box"),
+        Some(_) => None,
+    }
+}
+
+/// Pushes turned into moves (the player's shortest walks between them) from the level's
+/// start and replayed by the rules engine.
+fn build(level: &Level, p: &Problem, pushes: &[Push]) -> Option<Line> {
+    let board = &level.board;
+    let mut pos = level.start.clone();
+    let mut moves = Vec::new();
+    for &(from, dir) in pushes {
+        let from = p.board_sq[from as usize];
+        let dir = Dir::from_index(dir as usize);
+        let stand = board.neighbor(from, dir.opposite())?;
+        for d in sokoban_path::walk_path(board, &pos, stand)? {
+            moves.push(pos.apply(board, d)?);
+        }
+        let m = pos.apply(board, dir)?;
+        if !m.push {
+            return None;
+        }
+        moves.push(m);
+    }
+    let line = replay(level, p, &moves).ok()?;
+    (line.moves.len() == moves.len()).then_some(line)
+}
+
+/// Where the optimizer is.
+enum Phase {
+    Build,
+    Search,
+}
+
+/// An optimization in progress, advanced by [`Optimizer::step`].
+pub struct Optimizer {
+    level: Level,
+    p: Problem,
+    options: OptimizeOptions,
+    start: Counts,
+    best: Line,
+    start_boxes: Vec<u16>,
+    start_player: u16,
+    vicinity: Vicinity,
+    search: Search,
+    phase: Phase,
+    gains: u32,
+    memory_full: bool,
+    t0: Option<f64>,
+    last_report_ms: f64,
+    done: Option<Report>,
+}
+
+impl Optimizer {
+    /// Prepare to optimize `moves` (a solution of `level` from its start); an error when
+    /// they do not solve it, naming the move that fails.
+    pub fn new(
+        level: &Level,
+        moves: &[Move],
+        options: OptimizeOptions,
+    ) -> Result<Optimizer, OptimizeError> {
+        let p = Problem::without_components(&level.board);
+        let best = replay(level, &p, moves)?;
+        let start_boxes: Vec<u16> =
+            level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+        let start_player = p.compact[level.start.player];
+        let nb = start_boxes.len();
+        let set_bytes = options.memory_bytes / 4;
+        let vicinity = Vicinity::new(&p, &options.vicinity, set_bytes);
+        let search = Search::new(&p, nb, options.metric, options.memory_bytes - set_bytes);
+        let mut o = Optimizer {
+            level: level.clone(),
+            start: best.counts,
+            best,
+            start_boxes,
+            start_player,
+            vicinity,
+            search,
+            phase: Phase::Build,
+            gains: 0,
+            memory_full: false,
+            t0: None,
+            last_report_ms: 0.0,
+            done: None,
+            p,
+            options,
+        };
+        o.begin_round();
+        Ok(o)
+    }
+
+    /// [`Optimizer::new`] on a LURD text.
+    pub fn from_lurd(
+        level: &Level,
+        lurd: &str,
+        options: OptimizeOptions,
+    ) -> Result<Optimizer, OptimizeError> {
+        let moves = sokoban_core::lurd::parse_lurd(lurd)
+            .map_err(|e| OptimizeError { message: e.message, step: None })?;
+        Self::new(level, &moves, options)
+    }
+
+    /// The best solution so far (replayed).
+    pub fn best(&self) -> (&[Move], Counts) {
+        (&self.best.moves, self.best.counts)
+    }
+
+    fn begin_round(&mut self) {
+        self.vicinity.reset(&self.p, &self.start_boxes, &self.best.pushes);
+        self.phase = Phase::Build;
+    }
+
+    fn nodes(&self) -> u64 {
+        self.vicinity.tried + self.search.expanded
+    }
+
+    /// The current progress.
+    pub fn progress(&self, clock: &dyn Clock) -> Progress {
+        let (method, done) = match self.phase {
+            Phase::Build => {
+                let (boxes, share) = self.vicinity.stage();
+                let nearest = self.vicinity.sizes().get(boxes - 1).copied().unwrap_or(0);
+                (Method::VicinityBuild { boxes, nearest }, share)
+            }
+            Phase::Search => (
+                Method::VicinitySearch,
+                self.search.furthest as f64 / self.best.pushes.len().max(1) as f64,
+            ),
+        };
+        Progress {
+            start: self.start,
+            best: self.best.counts,
+            method,
+            gains: self.gains,
+            done,
+            placements: self.vicinity.set.len(),
+            nodes: self.nodes(),
+            memory_bytes: self.vicinity.set.bytes() + self.search.bytes(),
+            elapsed_ms: self.t0.map_or(0.0, |t| clock.now_ms() - t),
+        }
+    }
+
+    fn finish(&mut self, clock: &dyn Clock, status: Status) -> Report {
+        let r = Report {
+            status,
+            moves: self.best.moves.clone(),
+            counts: self.best.counts,
+            start: self.start,
+            gains: self.gains,
+            nodes: self.nodes(),
+            elapsed_ms: self.t0.map_or(0.0, |t| clock.now_ms() - t),
+            memory_full: self.memory_full,
+        };
+        self.done = Some(r.clone());
+        r
+    }
+
+    /// Stop, with the best solution so far.
+    pub fn cancel(&mut self, clock: &dyn Clock) -> Report {
+        match &self.done {
+            Some(r) => r.clone(),
+            None => self.finish(clock, Status::Cancelled),
+        }
+    }
+
+    /// Do up to `budget` units of work (placements tried, search nodes); true when there
+    /// is nothing more to gain.
+    fn work(&mut self, budget: u64) -> bool {
+        match self.phase {
+            Phase::Build => {
+                if self.vicinity.build(&self.p, budget) {
+                    self.memory_full |= self.vicinity.full;
+                    let (player, boxes) = (self.start_player, &self.start_boxes);
+                    self.search.reset(&self.p, player, boxes, &self.best.pushes);
+                    self.phase = Phase::Search;
+                }
+                false
+            }
+            Phase::Search => match self.search.run(&self.p, &self.vicinity.set, budget) {
+                Event::Budget => false,
+                Event::Exhausted => {
+                    self.memory_full |= self.search.full;
+                    true
+                }
+                Event::Found(pushes) => {
+                    let m = self.options.metric;
+                    let built = build(&self.level, &self.p, &pushes);
+                    debug_assert!(built.is_some(), "the search's pushes replay: {pushes:?}");
+                    match built {
+                        Some(line) if m.key(line.counts) < m.key(self.best.counts) => {
+                            self.best = line;
+                            self.gains += 1;
+                            self.begin_round();
+                            false
+                        }
+                        // Nothing shorter near the solution: look further, while the
+                        // placements fit in memory.
+                        _ if !self.vicinity.full && self.vicinity.widen(&self.p) => {
+                            self.begin_round();
+                            false
+                        }
+                        _ => true,
+                    }
+                }
+            },
+        }
+    }
+
+    /// Work for up to about `slice_ms` milliseconds, returning early when progress is due.
+    /// A slice of zero reports the progress so far.
+    pub fn step(&mut self, clock: &dyn Clock, slice_ms: f64) -> Step {
+        if let Some(r) = &self.done {
+            return Step::Done(r.clone());
+        }
+        let now = clock.now_ms();
+        let t0 = *self.t0.get_or_insert(now);
+        if slice_ms <= 0.0 {
+            return Step::Running(self.progress(clock));
+        }
+        let slice_end = now + slice_ms;
+        loop {
+            if let Some(limit) = self.options.time_limit_ms {
+                if clock.now_ms() - t0 >= limit {
+                    return Step::Done(self.finish(clock, Status::Limit(Limit::Time)));
+                }
+            }
+            let mut budget = 4096;
+            if let Some(limit) = self.options.node_limit {
+                let nodes = self.nodes();
+                if nodes >= limit {
+                    return Step::Done(self.finish(clock, Status::Limit(Limit::Nodes)));
+                }
+                budget = budget.min(limit - nodes);
+            }
+            if self.work(budget) {
+                return Step::Done(self.finish(clock, Status::Finished));
+            }
+            let t = clock.now_ms();
+            if t - self.last_report_ms >= self.options.progress_interval_ms || t >= slice_end {
+                self.last_report_ms = t;
+                return Step::Running(self.progress(clock));
+            }
+        }
+    }
+
+    /// Count elapsed time (and the time limit) from `t0` on the caller's clock instead of
+    /// from the first [`Optimizer::step`], so that the setup counts too.
+    pub fn count_from(&mut self, t0: f64) {
+        if self.done.is_none() {
+            self.t0 = Some(t0);
+        }
+    }
+}
+
+/// Optimize in one call, reporting progress; `on_progress` returns false to cancel.
+pub fn optimize(
+    level: &Level,
+    moves: &[Move],
+    options: OptimizeOptions,
+    clock: &dyn Clock,
+    mut on_progress: impl FnMut(&Progress) -> bool,
+) -> Result<Report, OptimizeError> {
+    let t0 = clock.now_ms();
+    let mut o = Optimizer::new(level, moves, options)?;
+    o.count_from(t0);
+    loop {
+        match o.step(clock, f64::INFINITY) {
+            Step::Done(r) => return Ok(r),
+            Step::Running(p) => {
+                if !on_progress(&p) {
+                    return Ok(o.cancel(clock));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! The optimizer on hand-made levels: wasteful solutions get their optimum (written here,
+//! and checked against a brute-force search over every position), results replay and are
+//! never longer, wrong solutions get an error naming the move.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+use sokoban_core::format::parse_level;
+use sokoban_core::lurd::to_lurd;
+use sokoban_core::{Dir, Game, Level, Move, Position};
+use sokoban_optimize::{
+    optimize, Counts, Metric, OptimizeOptions, Optimizer, Status, StdClock, Step,
+};
+
+/// The fewest moves then pushes (or pushes then moves) of a level, by Dijkstra over every
+/// position and single step, and a solution with them: the reference the optimizer is
+/// measured against. `None` when the level cannot be solved.
+fn brute_force(level: &Level, metric: Metric) -> Option<(Counts, Vec<Move>)> {
+    let board = &level.board;
+    let cost = |push: bool| -> u64 {
+        match (metric, push) {
+            (Metric::Moves, p) => (1 << 32) + p as u64,
+            (Metric::Pushes, true) => (1 << 32) + 1,
+            (Metric::Pushes, false) => 1,
+        }
+    };
+    let mut best: HashMap<Position, u64> = HashMap::new();
+    let mut ids: HashMap<Position, usize> = HashMap::new();
+    let mut positions = vec![level.start.clone()];
+    let mut parent: Vec<(usize, Move)> = vec![(0, Move { dir: Dir::Up, push: false })];
+    let mut heap = BinaryHeap::new();
+    best.insert(level.start.clone(), 0);
+    ids.insert(level.start.clone(), 0);
+    heap.push(Reverse((0u64, 0usize)));
+    while let Some(Reverse((c, id))) = heap.pop() {
+        let pos = positions[id].clone();
+        if best[&pos] != c {
+            continue;
+        }
+        if pos.is_solved(board) {
+            let (hi, lo) = ((c >> 32) as usize, (c & 0xFFFF_FFFF) as usize);
+            let counts = match metric {
+                Metric::Moves => Counts { moves: hi, pushes: lo },
+                Metric::Pushes => Counts { pushes: hi, moves: lo },
+            };
+            let mut moves = Vec::new();
+            let mut at = id;
+            while at != 0 {
+                moves.push(parent[at].1);
+                at = parent[at].0;
+            }
+            moves.reverse();
+            return Some((counts, moves));
+        }
+        for d in Dir::ALL {
+            let mut next = pos.clone();
+            if let Some(m) = next.apply(board, d) {
+                let nc = c + cost(m.push);
+                if best.get(&next).is_none_or(|&old| nc < old) {
+                    best.insert(next.clone(), nc);
+                    let nid = *ids.entry(next.clone()).or_insert_with(|| {
+                        positions.push(next.clone());
+                        parent.push((id, m));
+                        positions.len() - 1
+                    });
+                    parent[nid] = (id, m);
+                    heap.push(Reverse((nc, nid)));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// True when the level can be solved from `pos`: a search over pushes between positions
+/// taken as (boxes, the player's area).
+fn solvable(level: &Level, pos: &Position) -> bool {
+    let board = &level.board;
+    let area = |p: &Position| p.reachable(board).iter().position(|&r| r).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![pos.clone()];
+    seen.insert((pos.boxes.clone(), area(pos)));
+    while let Some(p) = stack.pop() {
+        if p.is_solved(board) {
+            return true;
+        }
+        let reach = p.reachable(board);
+        for s in (0..board.len()).filter(|&s| reach[s]) {
+            for d in Dir::ALL {
+                let mut q = Position { player: s, boxes: p.boxes.clone() };
+                if q.try_move(board, d).is_some_and(|m| m.push) {
+                    q.apply(board, d);
+                    if seen.insert((q.boxes.clone(), area(&q))) {
+                        stack.push(q);
+                    }
+                }
+            }
+        }
+    }
+    false
+}
+
+/// A wasteful solution: `steps` random moves from the start (never into a position that
+/// cannot be solved), then the fewest moves from there.
+fn wasteful(level: &Level, mut seed: u64, steps: usize) -> Vec<Move> {
+    let board = &level.board;
+    let mut pos = level.start.clone();
+    let mut moves = Vec::new();
+    while moves.len() < steps {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let mut next = pos.clone();
+        let Some(m) = next.apply(board, Dir::from_index(seed as usize % 4)) else { continue };
+        // Only a push can make a position unsolvable.
+        if !m.push || !next.is_solved(board) && solvable(level, &next) {
+            moves.push(m);
+            pos = next;
+        }
+    }
+    let rest = brute_force(&Level { start: pos, ..level.clone() }, Metric::Moves).unwrap();
+    moves.extend(rest.1);
+    moves
+}
+
+/// The moves replay by the rules engine and solve the level; their counts.
+fn replayed(level: &Level, moves: &[Move]) -> Counts {
+    let mut g = Game::new(level.clone());
+    g.play(moves).expect("the result replays");
+    assert!(g.is_solved(), "the result solves the level");
+    Counts { moves: g.moves(), pushes: g.pushes() }
+}
+
+fn run(level: &Level, moves: &[Move], metric: Metric) -> sokoban_optimize::Report {
+    let options = OptimizeOptions { metric, ..OptimizeOptions::default() };
+    let r = optimize(level, moves, options, &StdClock::new(), |_| true).expect("a solution");
+    assert_eq!(replayed(level, &r.moves), r.counts);
+    let before = replayed(level, moves);
+    assert_eq!(r.start, before);
+    assert!(metric.key(r.counts) <= metric.key(before), "never longer");
+    assert_eq!(r.status, Status::Finished);
+    r
+}
+
+/// (level, random moves before a wasteful solution, optimum for moves, optimum for
+/// pushes) — the optima as the brute-force search finds them.
+const CASES: &[(&str, usize, Counts, Counts)] = &[
+    (
+        "#######\n#@ $ .#\n#######\n",
+        6,
+        Counts { moves: 3, pushes: 2 },
+        Counts { moves: 3, pushes: 2 },
+    ),
+    // Two boxes in a room.
+    (
+        "########\n#      #\n# $ $  #\n#@   . #\n##  .  #\n ###   #\n   #####\n",
+        40,
+        Counts { moves: 15, pushes: 6 },
+        Counts { moves: 15, pushes: 6 },
+    ),
+    // Two boxes: two pushes more save four moves.
+    (
+        "#######\n#.    #\n#   . #\n# $$@ #\n#  ## #\n#######\n",
+        30,
+        Counts { moves: 22, pushes: 9 },
+        Counts { moves: 24, pushes: 7 },
+    ),
+    // Three boxes, two rooms.
+    (
+        "#########\n#   #   #\n# $   $ #\n#  .#.  #\n## $.  @#\n #      #\n ########\n",
+        60,
+        Counts { moves: 16, pushes: 5 },
+        Counts { moves: 16, pushes: 5 },
+    ),
+    // Three boxes in a row: the same boxes and player square are reached from two
+    // placements by pushes in two directions (the search must keep the direction of the
+    // cheaper one).
+    (
+        " #######\n #     #\n## $$$@#\n#...#  #\n#     ##\n###### \n",
+        80,
+        Counts { moves: 50, pushes: 15 },
+        Counts { moves: 56, pushes: 13 },
+    ),
+];
+
+#[test]
+fn wasteful_solutions_get_their_optimum() {
+    for (i, &(text, steps, moves_opt, pushes_opt)) in CASES.iter().enumerate() {
+        let level = parse_level(text).unwrap();
+        let m = brute_force(&level, Metric::Moves).unwrap().0;
+        let p = brute_force(&level, Metric::Pushes).unwrap().0;
+        assert_eq!(m, moves_opt, "case {i}: moves optimum");
+        assert_eq!(p, pushes_opt, "case {i}: pushes optimum");
+        for seed in 1..=2 {
+            let moves = wasteful(&level, seed, steps);
+            let r = run(&level, &moves, Metric::Moves);
+            assert_eq!(r.counts, moves_opt, "case {i}: optimized for moves: {}", to_lurd(&r.moves));
+            let r = run(&level, &moves, Metric::Pushes);
+            assert_eq!(
+                r.counts,
+                pushes_opt,
+                "case {i}: optimized for pushes: {}",
+                to_lurd(&r.moves)
+            );
+        }
+    }
+}
+
+#[test]
+fn a_blocked_move_is_named() {
+    let level = parse_level("#######\n#@ $ .#\n#######\n").unwrap();
+    let e = Optimizer::from_lurd(&level, "rRRR", OptimizeOptions::default()).err().unwrap();
+    assert_eq!(e.step, Some(4));
+    assert!(e.message.contains("move 4 ('R')") && e.message.contains("against a wall"), "{e}");
+    let e = Optimizer::from_lurd(&level, "rRu", OptimizeOptions::default()).err().unwrap();
+    assert_eq!(e.step, Some(3));
+    assert!(e.message.contains("move 3 ('u')") && e.message.ends_with("a wall"), "{e}");
+    let e = Optimizer::from_lurd(&level, "rrR", OptimizeOptions::default()).err().unwrap();
+    assert!(e.message.contains("move 2 ('r') pushes a box"), "{e}");
+}
+
+#[test]
+fn moves_that_do_not_solve_are_an_error_and_moves_after_the_solve_are_cut() {
+    let level = parse_level("#######\n#@ $ .#\n#######\n").unwrap();
+    let e = Optimizer::from_lurd(&level, "rR", OptimizeOptions::default()).err().unwrap();
+    assert_eq!(e.step, None);
+    assert!(e.message.contains("do not solve") && e.message.contains("0 of 1"), "{e}");
+    let o = Optimizer::from_lurd(&level, "rRRll", OptimizeOptions::default()).unwrap();
+    assert_eq!(o.best().1, Counts { moves: 3, pushes: 2 });
+}
+
+#[test]
+fn stepping_reports_progress_and_cancel_keeps_the_best() {
+    let level = parse_level(CASES[1].0).unwrap();
+    let lurd = to_lurd(&wasteful(&level, 1, 40));
+    let clock = StdClock::new();
+    let options = OptimizeOptions { node_limit: Some(10), ..OptimizeOptions::default() };
+    let mut o = Optimizer::from_lurd(&level, &lurd, options).unwrap();
+    let before = o.best().1;
+    let Step::Running(p) = o.step(&clock, 0.0) else { panic!("running") };
+    assert_eq!((p.start, p.best), (before, before));
+    let r = loop {
+        if let Step::Done(r) = o.step(&clock, 50.0) {
+            break r;
+        }
+    };
+    assert_eq!(r.status, Status::Limit(sokoban_optimize::Limit::Nodes));
+    assert_eq!(r.counts, before, "no search finished within 10 nodes");
+    let mut o = Optimizer::from_lurd(&level, &lurd, OptimizeOptions::default()).unwrap();
+    let r = o.cancel(&clock);
+    assert_eq!(r.status, Status::Cancelled);
+    assert_eq!(replayed(&level, &r.moves), before);
+}
