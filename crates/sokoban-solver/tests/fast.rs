@@ -860,7 +860,8 @@ fn every_experiment_still_solves_the_room() {
             format!("{r}:{c}")
         })
         .collect();
-    let names = "rules scored noalt noadv nocorral scoredshare3 oneplan noclusterplans nogreedy \
+    let names =
+        "rules scored noalt noadv nocorral scoredshare3 hfafter0 oneplan noclusterplans nogreedy \
                  nosprint nootherplan nohf back cluster noparksteps nopacksearch noapproach nojoin \
                  nolink nooop nountil nopairs noreduced nopockets nosupply stops stopscored trace";
     let order = format!("order={}", goals.join(";"));

@@ -49,6 +49,9 @@ pub struct Experiments {
     pub no_other_plan: bool,
     /// No HF stage (`nohf`).
     pub no_hf: bool,
+    /// Moves of the strategies before the HF stage begins (`hfafterN`; 0: its backward
+    /// search at once, a perimeter from the start).
+    pub hf_after: Option<u64>,
     /// The backward search from the start as a perimeter, instead of the HF stage (`back`).
     pub back_perimeter: bool,
     // The plan.
@@ -136,7 +139,11 @@ impl Experiments {
                 "nosupply" => &mut e.no_supply,
                 "trace" => &mut e.trace,
                 _ => {
-                    if let Some(k) = name.strip_prefix("scoredshare") {
+                    if let Some(k) = name.strip_prefix("hfafter") {
+                        let k =
+                            k.parse().map_err(|_| format!("'{name}': hfafter takes a number"))?;
+                        e.hf_after = Some(k);
+                    } else if let Some(k) = name.strip_prefix("scoredshare") {
                         let k = k
                             .parse()
                             .map_err(|_| format!("'{name}': scoredshare takes a number"))?;
@@ -158,7 +165,7 @@ impl Experiments {
 /// The switches of the portfolio's other lanes, in the order lanes are added: each a
 /// schedule that solves levels the shipped one does not (see `bench/decisions.md`).
 const LANES: [&str; 7] =
-    ["stopscored", "nopacksearch", "cluster", "scored", "noparksteps", "rules", "oneplan"];
+    ["hfafter0", "stopscored", "nopacksearch", "cluster", "scored", "noparksteps", "rules"];
 
 /// The switches of portfolio lane `k` ([`crate::portfolio`]): lane 0 runs `base` (the
 /// search as shipped unless the caller switches something), lane `k` > 0 the `k`-th of

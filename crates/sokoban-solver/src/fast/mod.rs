@@ -685,7 +685,7 @@ impl FastSearch {
             boxes: boxes.to_vec(),
             back_share: 0,
             hf_share: 0,
-            hf_after: HF_AFTER,
+            hf_after: exp.hf_after.unwrap_or(HF_AFTER),
             hf_pulls: HF_PULLS,
             hf_searches: 0,
             trace,
