@@ -137,7 +137,7 @@ impl Backward {
     /// near the start squares. The two find different positions with few boxes on goals:
     /// XSokoban 50 is solved by the HF search toward this one's best position (its best
     /// position in the other had 9 boxes on goals after 600,000 pulls) and 66 only toward
-    /// the other's (nineteenth session).
+    /// the other's (bench/decisions.md: HF stage, two attempts).
     pub fn away(a: Arc<Analysis>, player: u16, boxes: &[u16], memory_limit: usize) -> Backward {
         Self::with_removal(a, player, boxes, memory_limit, false, true)
     }

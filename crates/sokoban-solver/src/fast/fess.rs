@@ -76,10 +76,8 @@ const LOCAL_MAX_BOXES: usize = 10;
 const LOCAL_LIMIT: usize = 150;
 /// Most squares of a pocket whose boxes get a stuck test of their own when the test of a
 /// whole position fails ([`Fess::learn_at`]) or beside each move of the scored strategy,
-/// and the positions that test may search. Measured on XSokoban at 60 s (fourteenth
-/// session): 300 solves 88 (14 s; 500: 30 s; 100, 200 and 1,000: not within 60 s), 85
-/// levels; 23 takes 1.14 M moves instead of 0.65 M, 14 0.05 M instead of 0.14 M; Microban
-/// about the same.
+/// and the positions that test may search: 300 solves XSokoban 88 within 60 s, where 100,
+/// 200 and 1,000 do not (bench/decisions.md: pocket tests 300).
 const POCKET_AREA: usize = 32;
 const POCKET_LIMIT: usize = 300;
 /// Positions the stuck tests of whole positions ([`Fess::learn_at`]) may search, per move

@@ -456,7 +456,7 @@ impl Plan {
     /// says the boxes must be moved before those goals are filled, not that the plan is
     /// wrong (XSokoban 50, 66, 69 fail at 1 or 2 goals in every plan; 69 has no solution
     /// that does not first move boxes through its goal room from one side to the other,
-    /// as its parking plan does: `bench/results.md`, seventeenth session).
+    /// as its parking plan does: `bench/decisions.md`, why 50, 66 and 69 park).
     pub fn first_dead_prefix(
         &self,
         p: &Problem,
