@@ -62,8 +62,8 @@ pub struct Strategy {
 /// in plan order than its start, where the plan can be followed from the start
 /// ([`Plan::followable`]; elsewhere the packed count says nothing). Where it never gets
 /// going its turns are lost to the strategy that solves the level (Microban 153: 109k moves
-/// without a goal packed, 0.22 s of 0.95 s, before the scored strategy solves it; sixteenth
-/// session). Where the plan cannot be followed it may pack nothing for long and still
+/// without a goal packed, 0.22 s of 0.95 s, before the scored strategy solves it).
+/// Where the plan cannot be followed it may pack nothing for long and still
 /// solve the level (XSokoban 16: no goal packed in its first 40k moves, solved after 152k;
 /// with the stop, 3.4 -> 9.4 s).
 const RULES_IDLE: u64 = 40_000;
@@ -72,7 +72,7 @@ const RULES_IDLE: u64 = 40_000;
 const SCORED_MAX_WORK: usize = 100_000_000;
 
 /// Moves a probe strategy makes before it stops. The level the probe without the area
-/// joiner solved first (XSokoban 42, fourteenth session) took it 11,712; 25,000 cost the
+/// joiner solved first (XSokoban 42) took it 11,712; 25,000 cost the
 /// levels that last most of a second up to 0.03 s.
 const PROBE_MOVES: u64 = 12_000;
 
@@ -82,7 +82,7 @@ const PROBE_MOVES: u64 = 12_000;
 /// judges its moves better), and the levels each solves alone overlap only in part. The
 /// scored one makes twice the rules strategy's moves per turn, and tests the pocket beside
 /// each move for stuck boxes before it stores the position (`pocket_moves`): measured on
-/// XSokoban at 60 s (twelfth session), 84 levels instead of 83 (89 solved in 51 s; 39 9.6
+/// XSokoban at 60 s, 84 levels instead of 83 (89 solved in 51 s; 39 9.6
 /// -> 2.4 s, 28 14.9 -> 7.9 s; 44 1.6 -> 8.1 s, 14 1.4 -> 4.5 s; 77.8 s instead of 73.8 s
 /// on the 83 both solve). The pocket test in every strategy loses 52, which the rules
 /// strategy solves; with as many moves each, 89 is not solved in 60 s. (Earlier, as many
@@ -150,17 +150,17 @@ pub const STRATEGIES_PLAIN: [Strategy; 3] = [
     Strategy { name: "FESS rules, no area joiner, plan without parking", ..STRATEGIES[2] },
 ];
 
-/// Moves the greedy probe makes before it stops. The levels it solved first (fourteenth
-/// session: 10 of Microban, 1 of XSokoban, 4 of Sasquatch) took it at most 11k moves but
+/// Moves the greedy probe makes before it stops. The levels it solved first (10 of
+/// Microban, 1 of XSokoban, 4 of Sasquatch) took it at most 11k moves but
 /// one (Sasquatch 46, 44k); 200k cost every level that lasts a few tenths of a second as
 /// much (Microban 153 1.20 -> 1.06 s, the same solutions), 50k about 0.02 s.
 const GREEDY_MOVES: u64 = 20_000;
 
 /// Pulls of the backward search before the HF search starts (XSokoban 69: not solved with
-/// 300,000, solved with 400,000; nineteenth session).
+/// 300,000, solved with 400,000; bench/decisions.md, HF stage).
 const HF_PULLS: u64 = 600_000;
 /// Moves the strategies make, all together, before the HF stage begins. Measured on
-/// XSokoban at 60 s a level (nineteenth session, two jobs, 1 GiB each; with the HF
+/// XSokoban at 60 s a level (two jobs, 1 GiB each; with the HF
 /// search's target ranked by floor areas first and its other settings here): with 400,000
 /// instead of 1,000,000, 66 solved in 25 s (never before), 69 35 -> 20 s, 88 19 -> 23 s,
 /// 90 41 -> 47 s, 16 and 28 4 -> 7 s and 6 -> 11 s; 332 s in all instead of 362. With
@@ -213,8 +213,7 @@ const SPRINT_IDLE: u64 = 16_000;
 /// times as much: 1.4 s). Giving it a larger part instead upsets the other strategies: what
 /// it learns reaches them sooner, and a search on the edge goes another way (XSokoban 88,
 /// solved in 13 s by the scored strategy on the plan without parking, was not solved in
-/// 60 s by any of seven schedules tried that shared the time otherwise, fifteenth
-/// session). Apart, the sprint changes nothing in the others' searches but their time
+/// 60 s by any of seven schedules tried that shared the time otherwise). Apart, the sprint changes nothing in the others' searches but their time
 /// (and, a probe, it takes a sixteenth of the memory from them).
 pub const SPRINT: Strategy = Strategy {
     name: "FESS rules, sprint apart",
@@ -234,8 +233,7 @@ const OTHER_PLAN_PARKING: usize = 5;
 /// steps keeps its order. With twice the scored strategy's moves per turn: XSokoban 90
 /// (8 parking steps) solved in 35 s, never within 60 s since the packing search's plan
 /// came in (with the greedy removals' plan alone: 16 s); 18 (5) still 0.3 s; 50, 66 and 69
-/// (8, 9, 20) still unsolved; no other XSokoban level's plan parks as many (fifteenth
-/// session). Apart, it changes nothing in the others' searches but their time and their
+/// (8, 9, 20) still unsolved; no other XSokoban level's plan parks as many. Apart, it changes nothing in the others' searches but their time and their
 /// part of the memory.
 pub const OTHER_PLAN: Strategy = Strategy {
     name: "FESS scored, greedy removals' plan, apart",
@@ -710,7 +708,7 @@ impl FastSearch {
     /// searches, taken from the main strategies' budgets (none below what it holds now),
     /// only what they give up, so that the whole stays within the budget, half of it for
     /// each (three quarters for the backward search: XSokoban 90 48 -> 54 s, its pulls,
-    /// bounded by the memory, costing more; nineteenth session); then the backward
+    /// bounded by the memory, costing more; bench/decisions.md); then the backward
     /// search.
     fn begin_hf_stage(&mut self) {
         let take = self.memory_limit / 4;
