@@ -368,8 +368,8 @@ impl Clock for JsClock {
     }
 }
 
-/// Solver options from JavaScript: `{mode, timeLimitMs, nodeLimit, tableMiB, memoryMiB}`,
-/// all optional.
+/// Solver options from JavaScript: `{mode, timeLimitMs, nodeLimit, tableMiB, memoryMiB,
+/// lane}`, all optional.
 #[derive(Default)]
 struct JsOptions {
     fast: bool,
@@ -377,9 +377,12 @@ struct JsOptions {
     node_limit: Option<f64>,
     table_mib: Option<f64>,
     memory_mib: Option<f64>,
+    /// The fast search's portfolio lane (`fast::lane_experiments`): the page runs lane k in
+    /// its k-th worker.
+    lane: Option<f64>,
 }
 
-const KNOWN_OPTIONS: &str = "mode, timeLimitMs, nodeLimit, tableMiB, memoryMiB";
+const KNOWN_OPTIONS: &str = "mode, timeLimitMs, nodeLimit, tableMiB, memoryMiB, lane";
 
 impl JsOptions {
     /// Read the options; a name it does not know is an error (a misspelt option would
@@ -423,6 +426,7 @@ impl JsOptions {
                 "nodeLimit" => o.node_limit = number()?,
                 "tableMiB" => o.table_mib = number()?,
                 "memoryMiB" => o.memory_mib = number()?,
+                "lane" => o.lane = number()?,
                 other => {
                     return Err(format!("unknown solver option '{other}' (known: {KNOWN_OPTIONS})"))
                 }
@@ -493,6 +497,8 @@ struct Message {
     found_moves: Option<usize>,
     limit: Option<&'static str>,
     message: Option<String>,
+    /// The fast search's strategy that found the solution.
+    solved_by: Option<&'static str>,
     #[serde(flatten)]
     fast: Option<FastFields>,
 }
@@ -519,10 +525,11 @@ pub struct SolverTask {
 impl SolverTask {
     /// Prepare a search. `level` in any level format; `player` and `boxes` are square
     /// indices of the position to solve from (row * width + column); `options` is
-    /// `{mode, timeLimitMs, nodeLimit, tableMiB, memoryMiB}`, all optional: `mode` "optimal"
-    /// (the default: push-optimal IDA*, table `tableMiB` or else `memoryMiB`, default
-    /// 64 MiB) or "fast" (any solution, quickly: the feature space search, its store
-    /// within `memoryMiB`, default 512 MiB).
+    /// `{mode, timeLimitMs, nodeLimit, tableMiB, memoryMiB, lane}`, all optional: `mode`
+    /// "optimal" (the default: push-optimal IDA*, table `tableMiB` or else `memoryMiB`,
+    /// default 64 MiB) or "fast" (any solution, quickly: the feature space search, its
+    /// store within `memoryMiB`, default 512 MiB; `lane` k, the schedule of the portfolio's
+    /// k-th lane, 0 by default). A solved fast search names its strategy in `solvedBy`.
     #[wasm_bindgen(constructor)]
     pub fn new(
         level: &str,
@@ -543,6 +550,10 @@ impl SolverTask {
             node_limit: opts.node_limit.map(|x| x.max(0.0) as u64),
             table_mib: opts.mib(),
             mode: if opts.fast { Mode::Fast } else { Mode::Optimal },
+            experiments: sokoban_solver::fast::lane_experiments(
+                opts.lane.map_or(0, |k| k.clamp(0.0, 64.0) as usize),
+                &Default::default(),
+            ),
             ..Options::default()
         };
         let clock = JsClock::new();
@@ -583,6 +594,7 @@ impl SolverTask {
                     _ => None,
                 };
                 m.message = r.error;
+                m.solved_by = self.solver.solved_by();
                 to_js(&m)
             }
         }
@@ -620,6 +632,7 @@ fn message(
         found_moves: sol.and_then(|s| s.found).map(|f| f.1),
         limit: None,
         message: None,
+        solved_by: None,
         mode: if p.fast.is_some() { "fast" } else { "optimal" },
         fast: p.fast.as_ref().map(|f| FastFields {
             strategy: f.strategy,

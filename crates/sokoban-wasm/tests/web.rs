@@ -215,8 +215,21 @@ fn fast_mode_from_a_position_and_cancel() {
     let (_, m) = run(&mut task);
     assert_eq!(text(&m, "type"), "solved");
     assert_eq!(num(&m, "memoryLimit"), 64.0 * 1024.0 * 1024.0);
+    assert!(!text(&m, "solvedBy").is_empty(), "the solving strategy is named");
     s.play_lurd(&text(&m, "lurd")).expect("solution replays from the position");
     assert_eq!(get(&s.view(), "solved").as_bool(), Some(true));
+
+    // Every portfolio lane solves it too, each with moves that replay.
+    for lane in 0..4 {
+        let mut s = Session::new(DOZEN).expect("level");
+        let json = format!(r#"{{"mode": "fast", "memoryMiB": 16, "lane": {lane}}}"#);
+        let mut task =
+            SolverTask::new(DOZEN, s.player(), s.box_squares(), opts(&json)).expect("solver");
+        let (_, m) = run(&mut task);
+        assert_eq!(text(&m, "type"), "solved", "lane {lane}");
+        s.play_lurd(&text(&m, "lurd")).expect("replays");
+        assert_eq!(get(&s.view(), "solved").as_bool(), Some(true), "lane {lane}");
+    }
 
     let s = Session::new(TEN_ROOMS).expect("level");
     let mut task =
@@ -257,6 +270,7 @@ fn solver_mode_options_are_checked() {
     assert!(message(r#"{"mode": "quick"}"#).contains("'mode'"));
     assert!(message(r#"{"mode": 1}"#).contains("'mode'"));
     assert!(message(r#"{"memoryMiB": "lots"}"#).contains("'memoryMiB'"));
+    assert!(message(r#"{"lane": "two"}"#).contains("'lane'"));
     assert!(message(r#"{"memoryMib": 8}"#).contains("memoryMib"));
     assert!(message("[1, 2]").contains("object"));
     // The optimal search is the default, and its messages carry none of the fast fields.
