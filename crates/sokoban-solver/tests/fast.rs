@@ -861,7 +861,7 @@ fn every_experiment_still_solves_the_room() {
         })
         .collect();
     let names =
-        "rules scored noalt noadv nocorral scoredshare3 hfafter0 oneplan noclusterplans nogreedy \
+        "rules scored noalt noadv nocorral scoredshare3 hfafter0 pullevery8 oneplan noclusterplans nogreedy \
                  nosprint nootherplan nohf back cluster noparksteps nopacksearch noapproach nojoin \
                  nolink nooop nountil nopairs noreduced nopockets nosupply stops stopscored trace";
     let order = format!("order={}", goals.join(";"));

@@ -52,6 +52,9 @@ pub struct Experiments {
     /// Moves of the strategies before the HF stage begins (`hfafterN`; 0: its backward
     /// search at once, a perimeter from the start).
     pub hf_after: Option<u64>,
+    /// While the strategies have made fewer moves than the HF stage usually waits for, its
+    /// backward search takes one call in this many, not one in three (`pulleveryN`).
+    pub pull_every: Option<u64>,
     /// The backward search from the start as a perimeter, instead of the HF stage (`back`).
     pub back_perimeter: bool,
     // The plan.
@@ -139,7 +142,11 @@ impl Experiments {
                 "nosupply" => &mut e.no_supply,
                 "trace" => &mut e.trace,
                 _ => {
-                    if let Some(k) = name.strip_prefix("hfafter") {
+                    if let Some(k) = name.strip_prefix("pullevery") {
+                        let k: u64 =
+                            k.parse().map_err(|_| format!("'{name}': pullevery takes a number"))?;
+                        e.pull_every = Some(k.max(1));
+                    } else if let Some(k) = name.strip_prefix("hfafter") {
                         let k =
                             k.parse().map_err(|_| format!("'{name}': hfafter takes a number"))?;
                         e.hf_after = Some(k);

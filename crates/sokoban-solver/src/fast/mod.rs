@@ -888,7 +888,11 @@ impl FastSearch {
             self.begin_hf_stage();
         }
         if let HfStage::Pulling(left) = self.hf {
-            if self.calls % 3 == 0 {
+            let every = match self.analysis.exp.pull_every {
+                Some(k) if self.moves() < HF_AFTER => k,
+                _ => 3,
+            };
+            if self.calls % every == 0 {
                 let back = self.back.as_mut().expect("the HF stage's backward search");
                 let pulls = (budget * 4).min(left);
                 match back.run(pulls) {
@@ -988,6 +992,11 @@ impl FastSearch {
 
     fn tracing(&self) -> bool {
         self.analysis.exp.trace
+    }
+
+    /// Moves made by all strategies.
+    fn moves(&self) -> u64 {
+        self.runs.iter().map(|r| r.fess.stats().generated).sum()
     }
 
     /// Turns taken so far: one a call of [`FastSearch::run`], each about as long as any
