@@ -190,7 +190,10 @@ pub fn solve(a: SolveArgs) -> Result<ExitCode, String> {
             level: e.level().map_err(|err| err.message),
         })
         .collect();
-    let memory = a.memory.unwrap_or(if mode == Mode::Fast { 1024 } else { 256 });
+    let memory = a.memory.unwrap_or(match mode {
+        Mode::Fast => sokoban_solver::memory::FAST_MIB,
+        Mode::Optimal => sokoban_solver::memory::OPTIMAL_MIB,
+    });
     let to_solve = jobs.iter().filter(|j| j.level.is_ok()).count();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let (level_jobs, lanes) = match (a.jobs.map(|j| j as usize), a.threads.map(|t| t as usize)) {

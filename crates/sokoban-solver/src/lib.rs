@@ -74,6 +74,20 @@ pub struct Options {
     pub experiments: fast::Experiments,
 }
 
+/// Default memory budgets in MiB, one source for the CLI, the page and [`Options`].
+pub mod memory {
+    /// The fast search's stores, natively (the CLI; divided between its jobs and threads).
+    pub const FAST_MIB: usize = 1024;
+    /// The optimal search's table, natively.
+    pub const OPTIMAL_MIB: usize = 256;
+    /// The fast search in the browser: a wasm tab has 2–4 GB at most, and a store may grow
+    /// past its budget by one step of growth (a quarter of a vector, or a hash table's
+    /// doubling) before it notices; the page divides it between its workers.
+    pub const PAGE_FAST_MIB: usize = 512;
+    /// The optimal search's table in the browser, and [`super::Options`]'s default.
+    pub const PAGE_OPTIMAL_MIB: usize = 64;
+}
+
 /// The shortening pass's default effort ([`shorten::shorten_solution`]: box searches, and
 /// twenty times as many positions). Measured on the fast search's XSokoban solutions (79):
 /// pushes 1.4% and moves 5.4% fewer, 7.3 ms a level (median); twice the effort gains
@@ -86,7 +100,7 @@ impl Default for Options {
         Options {
             time_limit_ms: None,
             node_limit: None,
-            table_mib: 64,
+            table_mib: memory::PAGE_OPTIMAL_MIB,
             progress_interval_ms: 100.0,
             mode: Mode::Optimal,
             shorten: DEFAULT_SHORTEN,

@@ -504,12 +504,10 @@ struct Message {
 }
 
 /// Default memory for the optimal solver's table in the browser (MiB).
-pub const DEFAULT_TABLE_MIB: usize = 64;
+pub const DEFAULT_TABLE_MIB: usize = sokoban_solver::memory::PAGE_OPTIMAL_MIB;
 
-/// Default memory budget of the fast search in the browser (MiB): a wasm tab has 2–4 GB
-/// at most, and the store may grow past its budget by one step of growth (a quarter of
-/// a vector, or a hash table's doubling) before it notices.
-pub const DEFAULT_FAST_MIB: usize = 512;
+/// Default memory budget of the fast search in the browser (MiB).
+pub const DEFAULT_FAST_MIB: usize = sokoban_solver::memory::PAGE_FAST_MIB;
 
 /// The most memory an option may ask for (MiB); larger values are lowered to it.
 pub const MAX_MIB: usize = 3072;
