@@ -975,7 +975,7 @@ function replayText(lurd) {
 
 // ---------------------------------------------------------------- solver
 
-const FAST_MIB = 512; // fast search memory (a wasm tab has 2–4 GB at most)
+const FAST_MIB = 512; // fast search memory, shared by the portfolio's workers (a wasm tab has 2–4 GB at most; the same total on a phone)
 const TABLE_MIB = 64; // IDA* table
 const ALONGSIDE_MIB = 256; // the fast search next to the IDA* (see solveFewest)
 

@@ -97,10 +97,15 @@ export class SolverPanel {
     el.hidden = !text;
   }
 
-  /** Say how a search without a solution ended (unsolvable, limit, cancelled, error). */
+  /** Say how a search without a solution ended (unsolvable, limit, cancelled, error),
+   *  and how many of the portfolio's workers were dropped on the way. */
   showEnd(m, atStart) {
     const more = m.limit === 'memory' ? ' More memory (Solver options) may get further.' : '';
-    this.setState(endText(m, atStart) + more, m.type === 'cancelled' ? '' : 'bad');
+    const n = m.workers?.length ?? 0;
+    // Not when every worker failed: the error, or the memory ending, says it then.
+    const dropped = m.failed && n > 1 && m.type !== 'error' && !(m.limit === 'memory' && m.failed === n)
+      ? ` ${m.failed} of ${n} workers were dropped (a crash, or their memory full).` : '';
+    this.setState(endText(m, atStart) + more + dropped, m.type === 'cancelled' ? '' : 'bad');
   }
 
   /** Show a message from the worker (progress or final). */
