@@ -1,7 +1,8 @@
 // The fast search's portfolio in the page (solver-pool.js), with the worker count forced
 // to 2 by ?workers=2: Solve runs both lanes, the first solution replays and the panel
 // names the worker that found it; Cancel ends both workers; a worker stopped mid-search
-// (window.app.pool.kill, as a crash would) is dropped and the other goes on. Saves
+// (window.app.pool.kill, as a crash would) is dropped, the other goes on, and an ending
+// without a solution counts the dropped. Saves
 // portfolio-running.png (the page at 1366×800 while two workers search).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -141,6 +142,19 @@ test('two workers: a worker stopped mid-search is dropped and the other goes on 
   await bothSearching(page);
   await button(page, 'Cancel').click();
   await waitSolverState(page, /^Cancelled after/, 3000);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('two workers: a search cancelled after a worker was dropped says so', async () => {
+  const page = await twoWorkers(TEN_ROOMS);
+  await button(page, 'Solve').click();
+  await bothSearching(page);
+  await page.evaluate(() => window.app.pool.kill(1));
+  await page.waitForFunction(() => window.app.pool.live() === 1, null, { timeout: 3000 });
+  await button(page, 'Cancel').click();
+  await waitSolverState(page, /^Cancelled after .* 1 of 2 workers were dropped/, 3000);
+  assert.deepEqual((await lines(page)).map((w) => w.state), ['stopped', 'dropped']);
   assertNoErrors(page);
   await page.context().close();
 });
