@@ -35,6 +35,7 @@ const APP = [
   'js/replay.js',
   'js/solver-client.js',
   'js/solver-panel.js',
+  'js/solver-pool.js',
   'js/solver-worker.js',
   'js/theme.js',
 ];

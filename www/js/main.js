@@ -4,7 +4,7 @@
 // (keys, mouse, touch), levelio.js (files, links, clipboard, storage), replay.js
 // (animated moves), level-list.js (a collection's levels), progress.js +
 // progress-panel.js (solved levels, best solutions, snapshots, export / import),
-// solver-client.js + solver-panel.js (the worker and its read-out), layout.js (the side
+// solver-client.js + solver-pool.js + solver-panel.js (the workers and their read-out), layout.js (the side
 // cards' tabs, the phone's menu); puzzle.js is the sliding-tile mode.
 import init, { checkSolution, formatLevel, levelKey, parse, PullSession, rleLurd, Session } from '../pkg/sokoban_wasm.js';
 import { Board } from './board.js';
@@ -12,6 +12,7 @@ import { attachInput, isFormField, zoomBoard } from './input.js';
 import * as io from './levelio.js';
 import { Playback } from './replay.js';
 import { SolverClient } from './solver-client.js';
+import { SolverPool, combine, workerCount } from './solver-pool.js';
 import { SolverPanel, endText, fmtCount, fmtTime } from './solver-panel.js';
 import { BUILTIN } from './levels.js';
 import { levelTitle, plural, renderLevelList } from './level-list.js';
@@ -50,9 +51,10 @@ const state = {
 };
 
 let board, panel;
-const fastSolver = new SolverClient(); // Fast Solve, Hint, and the fast search next to the IDA*
-const optimalSolver = new SolverClient(); // Fewest pushes (IDA*)
-const solving = () => fastSolver.busy || optimalSolver.busy;
+const fastPool = new SolverPool(workerCount()); // Fast Solve and Hint: the portfolio
+const fastSolver = fastPool.single; // Still solvable? and the fast search next to the IDA*: lane 0 alone
+const optimalSolver = new SolverClient(); // Fewest pushes (IDA*): single-threaded, one worker
+const solving = () => fastPool.busy || fastSolver.busy || optimalSolver.busy;
 let searches = 0; // searches started (a Hint along a kept solution starts none)
 
 // ---------------------------------------------------------------- messages
@@ -734,6 +736,7 @@ function stopEverything() {
   endGroup();
   closeReplay();
   clearSelection();
+  fastPool.cancel();
   fastSolver.cancel();
   optimalSolver.cancel();
   dropOffer();
@@ -972,7 +975,7 @@ function replayText(lurd) {
 
 // ---------------------------------------------------------------- solver
 
-const FAST_MIB = 512; // fast search memory (a wasm tab has 2–4 GB at most)
+const FAST_MIB = 512; // fast search memory, shared by the portfolio's workers (a wasm tab has 2–4 GB at most; the same total on a phone)
 const TABLE_MIB = 64; // IDA* table
 const ALONGSIDE_MIB = 256; // the fast search next to the IDA* (see solveFewest)
 
@@ -1143,8 +1146,13 @@ async function runSolver(kind) {
   searches++;
   let msg;
   if (mode === 'fast') {
-    msg = await fastSolver.solve(request(solverOptions('fast')), (m) => panel.update(m));
-    if (msg.mode) panel.update(msg);
+    const show = (m, workers) => {
+      const all = combine(m, workers);
+      if (all.mode) panel.update(all); // a crashed worker's message has no read-out
+      panel.setWorkers(workers);
+    };
+    msg = await fastPool.solve(request(solverOptions('fast')), show);
+    if (msg.mode) show(msg, msg.workers);
   } else {
     msg = await solveFewest(start, request);
   }
@@ -1153,6 +1161,7 @@ async function runSolver(kind) {
     if (!msg.shown) panel.showEnd(msg, start.atStart);
     return;
   }
+  const by = msg.workers?.length > 1 ? ` Solved by worker ${msg.lane + 1} (${msg.solvedBy ?? 'its strategy'}).` : '';
   let moves;
   try {
     moves = verifyFrom(start, msg.lurd);
@@ -1173,7 +1182,7 @@ async function runSolver(kind) {
     return;
   }
   if (kind === 'hint') return playHint(moves, msg.pushes, false);
-  panel.setState(`Solved: ${text}.`, 'ok');
+  panel.setState(`Solved: ${text}.${by}`, 'ok');
   startReplay(moves, 'the solver’s solution');
 }
 
@@ -1483,6 +1492,7 @@ function wireUi() {
     });
   }
   on('cancel', () => {
+    fastPool.cancel();
     fastSolver.cancel();
     optimalSolver.cancel();
     panel.setState('Cancelling…', 'running');
@@ -1607,6 +1617,8 @@ async function main() {
     memory: $('s-memory'),
     cells: $('s-cells'),
     strategy: $('s-strategy'),
+    workers: $('s-workers'),
+    workerList: $('s-worker-list'),
     first: $('s-first'),
     chart: $('s-chart'),
   });
@@ -1630,6 +1642,8 @@ async function main() {
     searches: () => searches,
     editorText: () => editorText(),
     openEditor: () => openEditor(),
+    // The fast portfolio's workers: how many, how many still search, and a way to stop one.
+    pool: { size: () => fastPool.size, live: () => fastPool.live, kill: (lane) => fastPool.kill(lane) },
   };
   initPuzzle(); // the sliding-tile mode (its tab, or a ?puzzle= link)
   initEditor(editorApi);
@@ -1638,7 +1652,7 @@ async function main() {
   });
   // The fast search's worker loads its wasm now, while the person looks at the level:
   // the first Hint or Solve does not wait for it.
-  fastSolver.warm();
+  fastPool.warm();
   document.documentElement.dataset.ready = 'true';
 }
 

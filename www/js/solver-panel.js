@@ -16,7 +16,8 @@
 // of how close it has come (n of n is a solution), and a line that stays flat says it is
 // stuck, which no count of positions says. The memory area says how near the search is to
 // its budget, where it gives up: the other way it ends. Positions over time would be a
-// near-straight line saying only that it runs.
+// near-straight line saying only that it runs. With several workers (solver-pool.js) the
+// figures are theirs together, and a short line per worker gives its strategy and moves.
 import { fitCanvas } from './board.js';
 
 const MIB = 1024 * 1024;
@@ -25,7 +26,8 @@ const MAX_SAMPLES = 600; // fast chart: older samples are thinned out past this
 export class SolverPanel {
   /**
    * `els`: {state, stats, chart, first, threshold, nodes, speed, time, table, packed,
-   * positions, memory, cells, strategy} elements.
+   * positions, memory, cells, strategy, workers, workerList} elements (workers and
+   * workerList: the portfolio's worker count and its list, optional).
    */
   constructor(els) {
     this.els = els;
@@ -51,7 +53,34 @@ export class SolverPanel {
       ? 'Boxes packed in plan order by the best position found, over time, over the memory used'
       : 'Nodes per iteration, log scale');
     this.setFirst('');
+    this.setWorkers([]);
     this.drawChart();
+  }
+
+  /** The portfolio's workers ({lane, state, strategy, moves}, solver-pool.js): their
+   *  count, and one line each when there are several. */
+  setWorkers(workers) {
+    const { workers: count, workerList: list } = this.els;
+    if (!count || !list) return;
+    count.textContent = workers.length ? String(workers.length) : '–';
+    list.hidden = workers.length < 2;
+    while (list.children.length > workers.length) list.lastChild.remove();
+    workers.forEach((w, i) => {
+      let li = list.children[i];
+      if (!li) {
+        li = document.createElement('li');
+        for (const c of ['w-lane', 'w-strategy', 'w-moves', 'w-state']) li.appendChild(document.createElement('span')).className = c;
+        list.appendChild(li);
+      }
+      li.dataset.lane = String(w.lane);
+      li.dataset.state = w.state;
+      const [lane, strategy, moves, state] = li.children;
+      lane.textContent = String(w.lane + 1);
+      strategy.textContent = w.strategy || 'starting…';
+      strategy.title = `Worker ${w.lane + 1}, portfolio lane ${w.lane}: ${w.strategy || 'starting'}`;
+      moves.textContent = `${fmtCount(w.moves)} moves`;
+      state.textContent = STATE_WORDS[w.state] ?? w.state;
+    });
   }
 
   setState(text, kind = '') {
@@ -68,10 +97,15 @@ export class SolverPanel {
     el.hidden = !text;
   }
 
-  /** Say how a search without a solution ended (unsolvable, limit, cancelled, error). */
+  /** Say how a search without a solution ended (unsolvable, limit, cancelled, error),
+   *  and how many of the portfolio's workers were dropped on the way. */
   showEnd(m, atStart) {
     const more = m.limit === 'memory' ? ' More memory (Solver options) may get further.' : '';
-    this.setState(endText(m, atStart) + more, m.type === 'cancelled' ? '' : 'bad');
+    const n = m.workers?.length ?? 0;
+    // Not when every worker failed: the error, or the memory ending, says it then.
+    const dropped = m.failed && n > 1 && m.type !== 'error' && !(m.limit === 'memory' && m.failed === n)
+      ? ` ${m.failed} of ${n} workers were dropped (a crash, or their memory full).` : '';
+    this.setState(endText(m, atStart) + more + dropped, m.type === 'cancelled' ? '' : 'bad');
   }
 
   /** Show a message from the worker (progress or final). */
@@ -241,6 +275,8 @@ export class SolverPanel {
     ctx.fill();
   }
 }
+
+const STATE_WORDS = { running: '', solved: '✓ solved', proved: '✓ no solution', dropped: 'dropped', stopped: 'stopped', ended: 'ended' };
 
 const BLUE = '#2f7de1';
 const LABEL = 'rgba(127, 127, 127, 0.9)';
