@@ -111,15 +111,17 @@ pub fn solve_portfolio(
         report.elapsed_ms = elapsed_ms;
         return Ok(PortfolioReport { report, lane: Some(lane), strategy, lane_nodes });
     }
-    // No lane solved or proved anything: the limit that ended them (time before nodes
-    // before memory), or cancelled.
+    // No lane solved or proved anything: a lane's failed verification first (a bug to
+    // report), then the limit that ended them (time before nodes before memory), else
+    // cancelled; the report is that lane's.
     let status = [Status::Error]
         .into_iter()
         .chain([Limit::Time, Limit::Nodes, Limit::Memory].map(Status::Limit))
         .find(|s| ends.iter().any(|(r, _)| r.status == *s))
         .unwrap_or(Status::Cancelled);
+    let pick = ends.iter().position(|(r, _)| r.status == status).unwrap_or(0);
     let mut report =
-        ends.into_iter().map(|(r, _)| r).next().ok_or(SetupError("every lane failed".into()))?;
+        ends.into_iter().nth(pick).map(|(r, _)| r).ok_or(SetupError("every lane failed".into()))?;
     report.status = status;
     report.solution = None;
     report.nodes = total_nodes;
