@@ -173,6 +173,14 @@ const HF_MOVES: u64 = 10_000;
 /// Once the HF search runs, one call in this many is the backward search's, growing the
 /// perimeter every strategy may meet (one in three: XSokoban 90 four seconds slower).
 const HF_BACK_EVERY: u64 = 8;
+/// Where the plan cannot be followed from the start ([`Plan::followable`]), the packed
+/// count misleads the strategies: the HF stage's backward search then starts at once,
+/// taking one call in this many until the strategies have made `HF_AFTER` moves, a
+/// perimeter they meet (bench/decisions.md: perimeter where the plan misleads). Sasquatch
+/// IV-VI: 10 levels Festival solves in 0-4 s solved within 250,000 moves (none before);
+/// Microban's 72 such levels 0.95 -> 0.68 s; XSokoban's 19 no level lost (50 66 69 88
+/// faster, 16 7.6 -> 11.7 s, 44 5.7 -> 11.1 s). One call in eight lost XSokoban 16.
+const UNFOLLOWABLE_PULL_EVERY: u64 = 16;
 /// HF searches the stage makes, each after a backward search of its own (the second's
 /// pulls ordered otherwise: [`Backward::away`]). XSokoban 50 is solved by the second
 /// (never before), 66 and 69 by the first.
@@ -500,6 +508,9 @@ pub struct FastSearch {
     hf_pulls: u64,
     /// HF searches started.
     hf_searches: u32,
+    /// While the strategies have made fewer than `HF_AFTER` moves, the backward search's
+    /// share of the calls in its pulling phase: one in this many (`None`: one in three).
+    pull_every: Option<u64>,
     /// What the schedule did, where the experiments ask for a trace.
     trace: Vec<String>,
     /// The strategy that found the solution.
@@ -573,8 +584,9 @@ impl FastSearch {
             analysis = Arc::new(analysis.with_plan(Plan::from_order(&p, order, 0)));
         }
         let plan = &analysis.plan;
+        let followable = plan.followable(&p, &analysis.layout.board, boxes, player);
         // An idle stop only where the packed count can rise.
-        if !plan.followable(&p, &analysis.layout.board, boxes, player) {
+        if !followable {
             strategies.iter_mut().for_each(|s| s.idle = 0);
         }
         // A plan that parks boxes is one guess among others: the same strategies also run
@@ -683,7 +695,9 @@ impl FastSearch {
             boxes: boxes.to_vec(),
             back_share: 0,
             hf_share: 0,
-            hf_after: exp.hf_after.unwrap_or(HF_AFTER),
+            // Where the plan misleads, the backward search at once, at a small share.
+            hf_after: exp.hf_after.unwrap_or(if followable { HF_AFTER } else { 0 }),
+            pull_every: exp.pull_every.or((!followable).then_some(UNFOLLOWABLE_PULL_EVERY)),
             hf_pulls: HF_PULLS,
             hf_searches: 0,
             trace,
@@ -888,7 +902,7 @@ impl FastSearch {
             self.begin_hf_stage();
         }
         if let HfStage::Pulling(left) = self.hf {
-            let every = match self.analysis.exp.pull_every {
+            let every = match self.pull_every {
                 Some(k) if self.moves() < HF_AFTER => k,
                 _ => 3,
             };
