@@ -221,8 +221,9 @@ const SPRINT_IDLE: u64 = 16_000;
 /// times as much: 1.4 s). Giving it a larger part instead upsets the other strategies: what
 /// it learns reaches them sooner, and a search on the edge goes another way (XSokoban 88,
 /// solved in 13 s by the scored strategy on the plan without parking, was not solved in
-/// 60 s by any of seven schedules tried that shared the time otherwise). Apart, the sprint changes nothing in the others' searches but their time
-/// (and, a probe, it takes a sixteenth of the memory from them).
+/// 60 s by any of seven schedules tried that shared the time otherwise). Apart, the
+/// sprint changes nothing in the others' searches but their time (and, a probe, it takes
+/// a sixteenth of the memory from them).
 pub const SPRINT: Strategy = Strategy {
     name: "FESS rules, sprint apart",
     share: 20,
@@ -241,8 +242,8 @@ const OTHER_PLAN_PARKING: usize = 5;
 /// steps keeps its order. With twice the scored strategy's moves per turn: XSokoban 90
 /// (8 parking steps) solved in 35 s, never within 60 s since the packing search's plan
 /// came in (with the greedy removals' plan alone: 16 s); 18 (5) still 0.3 s; 50, 66 and 69
-/// (8, 9, 20) still unsolved; no other XSokoban level's plan parks as many. Apart, it changes nothing in the others' searches but their time and their
-/// part of the memory.
+/// (8, 9, 20) still unsolved; no other XSokoban level's plan parks as many. Apart, it
+/// changes nothing in the others' searches but their time and their part of the memory.
 pub const OTHER_PLAN: Strategy = Strategy {
     name: "FESS scored, greedy removals' plan, apart",
     share: 20,
@@ -895,10 +896,7 @@ impl FastSearch {
         if self.hf == HfStage::Running && self.runs.last().is_some_and(|r| r.hf && r.full) {
             self.end_hf_search();
         }
-        if self.hf == HfStage::Waiting
-            && self.calls % 8 == 0
-            && self.runs.iter().map(|r| r.fess.stats().generated).sum::<u64>() >= self.hf_after
-        {
+        if self.hf == HfStage::Waiting && self.calls % 8 == 0 && self.moves() >= self.hf_after {
             self.begin_hf_stage();
         }
         if let HfStage::Pulling(left) = self.hf {
