@@ -1,9 +1,10 @@
 //! Sokoban rules and formats: the board and position model, legal moves and pushes,
 //! game history (undo, redo, restart), and every level and solution format the product
 //! reads and writes (XSB, run-length, MF8 / SokoPlayer URLs, SokobanScript URLs,
-//! collections, LURD). Plain Rust: no browser or wasm dependency.
+//! collections, LURD), and the clock the searches read. Plain Rust: no browser or wasm dependency.
 
 pub mod board;
+pub mod clock;
 pub mod error;
 pub mod format;
 pub mod game;

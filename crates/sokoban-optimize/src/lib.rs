@@ -14,7 +14,7 @@ mod table;
 pub mod vicinity;
 
 use sokoban_core::{Dir, Game, Level, Move, Position};
-use sokoban_solver::problem::Problem;
+use sokoban_solver::analysis::problem::Problem;
 
 pub use sokoban_solver::Clock;
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]

@@ -15,8 +15,8 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
-use sokoban_solver::deadlock::freeze_deadlock;
-use sokoban_solver::problem::{Keyed, Problem, NONE};
+use sokoban_solver::analysis::deadlock::freeze_deadlock;
+use sokoban_solver::analysis::problem::{Keyed, Problem, NONE};
 
 use crate::table::{Entry, KeyMap, KeySet};
 use crate::Metric;

@@ -10,8 +10,8 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use sokoban_core::format::parse_collection;
-use sokoban_solver::bits::{BitArea, BitGrid};
-use sokoban_solver::problem::{AreaFlood, Problem};
+use sokoban_solver::analysis::bits::{BitArea, BitGrid};
+use sokoban_solver::analysis::problem::{AreaFlood, Problem};
 
 const FLOODS: u32 = 100_000;
 

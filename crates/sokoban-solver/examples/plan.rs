@@ -9,9 +9,9 @@
 use std::sync::Arc;
 
 use sokoban_core::format;
+use sokoban_solver::analysis::problem::{Problem, NONE};
 use sokoban_solver::fast;
 use sokoban_solver::fast::board::Layout;
-use sokoban_solver::problem::{Problem, NONE};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();

@@ -8,7 +8,7 @@
 use std::time::Instant;
 
 use sokoban_core::{format, lurd, Game};
-use sokoban_solver::problem::Problem;
+use sokoban_solver::analysis::problem::Problem;
 use sokoban_solver::{shorten, Solution, DEFAULT_SHORTEN};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -1,44 +1,34 @@
-//! Push-optimal Sokoban solver: IDA* over pushes with a minimum-cost matching lower bound
-//! (and, where the boxes fall into groups that work apart, the sum of the groups' own
-//! costs), a transposition table keyed on boxes plus the normalized player square, deadlock
-//! pruning (dead squares, freeze, PI-corrals, corrals closed for good, boxes frozen on goals
-//! that cut off empty goals), a forced-push rule that pushes a box on along a tunnel as one
-//! step, and last-pushed-box-first move ordering. Boxes that can never move again on goals
-//! at the start become walls. Plain Rust, no browser types: the CLI calls it directly and
-//! the wasm crate runs it in a Web Worker, in slices ([`Solver::step`]) so the worker stays
-//! responsive and can be cancelled.
+//! Sokoban solvers on one analysis. Plain Rust, no browser types: the CLI calls them
+//! directly and the wasm crate runs them in Web Workers, in slices ([`Solver::step`]) so a
+//! worker stays responsive and can be cancelled.
 //!
-//! Beside it, the fast search ([`fast`], after FESS) finds any solution quickly, and a
-//! bounded pass ([`shorten`]) then makes that solution shorter. Every solution is replayed
-//! by the rules engine ([`sokoban_core::Game`]) before it is returned.
+//! - [`analysis`]: the problem in compact indices and every deadlock test, shared by the
+//!   searches and the optimizer.
+//! - [`optimal`]: the push-optimal IDA*.
+//! - [`fast`]: any solution quickly, a feature space search after FESS.
+//! - [`shorten`]: a bounded pass that makes a fast solution shorter.
+//! - `portfolio` (native only): the fast search's strategies on several threads.
+//!
+//! This file is the façade: [`Solver`] (either search behind limits, progress and
+//! cancellation), [`Options`], [`Progress`], [`Clock`] and the memory defaults
+//! ([`memory`]). Every solution is replayed by the rules engine
+//! ([`sokoban_core::Game`]) before it is returned.
 
 // Index loops over parallel, square-indexed tables read better than zipped iterators here.
 #![allow(clippy::needless_range_loop)]
 
-pub mod assign;
-pub mod bits;
-pub mod corral;
-pub mod corral_deadlock;
-pub mod deadlock;
+pub mod analysis;
 pub mod fast;
-pub mod fixed;
-pub mod goal_reach;
-pub mod groups;
-pub mod matching;
-pub mod pairs;
+pub mod optimal;
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub mod portfolio;
-pub mod problem;
-pub mod search;
 pub mod shorten;
-pub mod stuck;
-pub mod tt;
 
-use problem::{Problem, NONE};
-use search::{Engine, Event};
+use analysis::problem::{Problem, NONE};
+use optimal::{Engine, Event};
 use sokoban_core::{Board, Cell, Dir, Game, Level, Move, Position, Square};
 
-pub use deadlock::{dead_squares, deadlocked_boxes, DeadlockKind, Deadlocks};
+pub use analysis::deadlock::{dead_squares, deadlocked_boxes, DeadlockKind, Deadlocks};
 
 /// Which search runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -109,38 +99,10 @@ impl Default for Options {
     }
 }
 
-/// A source of milliseconds (monotonic). Native code uses [`StdClock`]; the browser passes
-/// `performance.now()`.
-pub trait Clock {
-    /// Milliseconds since some fixed origin.
-    fn now_ms(&self) -> f64;
-}
-
-/// [`Clock`] over `std::time::Instant` (not available in wasm32-unknown-unknown).
+pub use sokoban_core::clock::Clock;
+/// The clock the searches read (one for every crate: `sokoban_core::clock`).
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-pub struct StdClock(std::time::Instant);
-
-#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-impl StdClock {
-    /// A clock starting now.
-    pub fn new() -> Self {
-        StdClock(std::time::Instant::now())
-    }
-}
-
-#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-impl Default for StdClock {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-impl Clock for StdClock {
-    fn now_ms(&self) -> f64 {
-        self.0.elapsed().as_secs_f64() * 1000.0
-    }
-}
+pub use sokoban_core::clock::StdClock;
 
 /// A snapshot of the search, reported at the end of each iteration and periodically.
 #[derive(Clone, Debug, PartialEq)]
@@ -343,10 +305,10 @@ impl Solver {
 
     /// Counters of the optimal search engine (threshold, iterations, nodes, PI-corral
     /// prunes); all zero for the fast search (see [`Solver::fast_stats`]).
-    pub fn stats(&self) -> search::Stats {
+    pub fn stats(&self) -> optimal::Stats {
         match &self.search {
             Search::Optimal(e) => e.stats(),
-            Search::Fast(_) => search::Stats::default(),
+            Search::Fast(_) => optimal::Stats::default(),
         }
     }
 
@@ -635,11 +597,11 @@ fn without_fixed_boxes(board: &Board, mut boxes: Vec<Square>) -> (Board, Vec<Squ
         for &b in &boxes {
             on[p.compact[b] as usize] = true;
         }
-        let fixed = deadlock::frozen_on_goals(&p, &|s| on[s as usize]);
+        let fixed = analysis::deadlock::frozen_on_goals(&p, &|s| on[s as usize]);
         if fixed.is_empty() || fixed.len() == boxes.len() {
             return (board, boxes);
         }
-        board = fixed::walled(&board, &p, &fixed);
+        board = analysis::fixed::walled(&board, &p, &fixed);
         boxes.retain(|&b| board.cells()[b] != Cell::Wall);
     }
 }

@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 use sokoban_core::{Board, Game, Level, Move, Position, Square};
 use sokoban_path::BoxSearch;
 
-use crate::problem::{AreaFlood, Keyed, Problem, NONE};
+use crate::analysis::problem::{AreaFlood, Keyed, Problem, NONE};
 use crate::{build_solution, Solution};
 
 /// Deepest shortcut searched, in pushes.

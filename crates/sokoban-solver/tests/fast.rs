@@ -11,12 +11,12 @@ use common::{
 };
 use sokoban_core::format::parse_level;
 use sokoban_core::{Dir, Game, Level};
-use sokoban_solver::fast::analysis::Analysis;
+use sokoban_solver::analysis::problem::{Problem, NONE};
 use sokoban_solver::fast::board::Layout;
 use sokoban_solver::fast::features::{FeatureScratch, Rooms};
 use sokoban_solver::fast::plan::{Plan, Step as PlanStep};
+use sokoban_solver::fast::shared::Analysis;
 use sokoban_solver::fast::{draw_plan, packing_search_plan, FastEvent, FastSearch};
-use sokoban_solver::problem::{Problem, NONE};
 use sokoban_solver::{solve, Limit, Mode, Options, Report, Solver, Status, StdClock, Step};
 
 fn fast_options() -> Options {
@@ -531,7 +531,7 @@ fn rooms_links_and_areas() {
 /// brute force finds no solution, and find many of those.
 #[test]
 fn stuck_search_is_sound() {
-    use sokoban_solver::stuck::{Patterns, StuckSearch, Verdict, SEARCH_LIMIT};
+    use sokoban_solver::analysis::deadlock::stuck::{Patterns, StuckSearch, Verdict, SEARCH_LIMIT};
     let mut rng = XorShift(0x57C4_0000_DEAD_10CC);
     let (mut tried, mut stuck, mut unsolvable) = (0, 0, 0);
     while tried < 400 {
@@ -572,7 +572,7 @@ fn stuck_search_is_sound() {
 /// cannot, it proves subsets stuck.
 #[test]
 fn stuck_search_on_box_subsets_is_sound() {
-    use sokoban_solver::stuck::{StuckSearch, Verdict};
+    use sokoban_solver::analysis::deadlock::stuck::{StuckSearch, Verdict};
     let mut rng = XorShift(0x5B5E_7C0B_0A11_0003);
     let (mut tried, mut of_solvable, mut stuck) = (0, 0, 0);
     while tried < 500 {
@@ -693,9 +693,9 @@ fn pushes_solve(level: &Level, p: &Problem, pushes: &[(u16, u8)]) -> bool {
 /// levels (the pushes replay) and exhausts the unsolvable ones.
 #[test]
 fn greedy_search_matches_brute_force() {
-    use sokoban_solver::fast::analysis::Learned;
     use sokoban_solver::fast::fess::FessEvent;
     use sokoban_solver::fast::greedy::Greedy;
+    use sokoban_solver::fast::shared::Learned;
     let mut rng = XorShift(0x06EE_D700_0000_0A01);
     let (mut solved, mut unsolvable, mut tried) = (0, 0, 0);
     while tried < 400 {

@@ -10,8 +10,8 @@ use common::{
 };
 use sokoban_core::format::parse_level;
 use sokoban_core::{Dir, Game, Grid, Level, Position, Tile};
-use sokoban_solver::problem::Problem;
-use sokoban_solver::search::{Engine, Stats, INF_F};
+use sokoban_solver::analysis::problem::Problem;
+use sokoban_solver::optimal::{Engine, Stats, INF_F};
 use sokoban_solver::{solve, Options, Solver, Status, StdClock, Step};
 
 /// Solve with the stepping API: the report and the engine's counters.

@@ -7,7 +7,7 @@ mod common;
 use common::{brute_force, random_pulled_level, replays, XorShift};
 use sokoban_core::format::parse_level;
 use sokoban_core::{lurd, Game, Level};
-use sokoban_solver::problem::Problem;
+use sokoban_solver::analysis::problem::Problem;
 use sokoban_solver::shorten::{merge_macros, shorten_solution};
 use sokoban_solver::{solve, Mode, Options, Solution, Status, StdClock, DEFAULT_SHORTEN};
 

@@ -35,42 +35,10 @@ use astar::{Astar, AstarEvent, MAX_ASTAR_CELLS};
 use ida::{Ida, IdaEvent, LinearConflict, Manhattan, Pdb};
 use pdb::PdbBuilder;
 
-/// A source of milliseconds (monotonic). Native code uses [`StdClock`]; the browser
-/// passes `performance.now()` (any `Fn() -> f64` is a clock).
-pub trait Clock {
-    fn now_ms(&self) -> f64;
-}
-
-impl<F: Fn() -> f64> Clock for F {
-    fn now_ms(&self) -> f64 {
-        self()
-    }
-}
-
-/// [`Clock`] over `std::time::Instant` (not available in wasm32-unknown-unknown).
+pub use sokoban_core::clock::Clock;
+/// The clock the solver reads (one for every crate: `sokoban_core::clock`).
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-pub struct StdClock(std::time::Instant);
-
-#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-impl StdClock {
-    pub fn new() -> Self {
-        StdClock(std::time::Instant::now())
-    }
-}
-
-#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-impl Default for StdClock {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-impl Clock for StdClock {
-    fn now_ms(&self) -> f64 {
-        self.0.elapsed().as_secs_f64() * 1000.0
-    }
-}
+pub use sokoban_core::clock::StdClock;
 
 /// Which lower bound guides the search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

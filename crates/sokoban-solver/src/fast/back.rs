@@ -26,9 +26,9 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::sync::Arc;
 
-use super::analysis::Analysis;
 use super::board::{Move, MoveGen, State};
-use crate::problem::{Keyed, Problem, INF_DIST, NONE};
+use super::shared::Analysis;
+use crate::analysis::problem::{Keyed, Problem, INF_DIST, NONE};
 
 const NO_NODE: u32 = u32::MAX;
 
@@ -117,7 +117,7 @@ pub struct Backward {
     /// Per start box `i` and square `s`, at `i * n + s`: 0 where the box can be pushed from
     /// its start square on the empty board, else `INF_DIST` (not in the packing search).
     start_reach: Vec<u16>,
-    matcher: crate::matching::Matcher,
+    matcher: crate::analysis::matching::Matcher,
     match_costs: Vec<u16>,
     /// Scratch of [`Backward::regions`].
     region_seen: Vec<bool>,
@@ -205,7 +205,7 @@ impl Backward {
             start_dist,
             order_dist,
             start_reach,
-            matcher: crate::matching::Matcher::default(),
+            matcher: crate::analysis::matching::Matcher::default(),
             match_costs: Vec::new(),
             start_key,
             start_boxes,

@@ -5,8 +5,8 @@
 use sokoban_core::Board;
 use sokoban_path::{BoxReach, Cells, Grid};
 
-use crate::bits::PlayerArea;
-use crate::problem::{Problem, NONE};
+use crate::analysis::bits::PlayerArea;
+use crate::analysis::problem::{Problem, NONE};
 
 /// The board laid out for the box searches: the padded grid, the maps between compact and
 /// padded squares, and the empty board's cells with the dead squares closed to boxes.

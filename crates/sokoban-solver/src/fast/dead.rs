@@ -2,17 +2,17 @@
 //! (freeze, boxes frozen on goals that cut off goals, corrals closed for good and corrals
 //! whose boxes alone cannot be solved) and the matching of boxes to goals each can reach
 //! from the side the player can get to — on the empty board, and again on the board with
-//! the position's boxes frozen on goals made walls ([`Reduced`]: measured on XSokoban at
+//! the position's boxes frozen on goals made walls (`Reduced`: measured on XSokoban at
 //! 300,000 moves, 67 -> 69 solved; XSokoban 47 and 49 and Microban 122 solved 20-50x sooner).
 //! Every test is sound: a position it calls dead has no solution.
 
-use crate::corral::{Corrals, Verdict};
-use crate::corral_deadlock::CorralSearch;
-use crate::deadlock::freeze_status;
-use crate::fixed::{FixedGoals, Reduced};
-use crate::matching::Matcher;
-use crate::pairs::PairTable;
-use crate::problem::{Problem, NONE};
+use crate::analysis::corral::{Corrals, Verdict};
+use crate::analysis::deadlock::corral_search::CorralSearch;
+use crate::analysis::deadlock::freeze_status;
+use crate::analysis::deadlock::pairs::PairTable;
+use crate::analysis::fixed::{FixedGoals, Reduced};
+use crate::analysis::matching::Matcher;
+use crate::analysis::problem::{Problem, NONE};
 use sokoban_core::Board;
 use std::sync::Arc;
 
@@ -139,7 +139,7 @@ impl DeadTests {
     /// The boxes to move when the position in `st` (flooded) has a PI-corral: the barrier
     /// boxes of the one with the fewest pushes into it, marked in `out` (cleared first, one
     /// flag per square); false when there is none. Some solution, if any, starts with a push
-    /// into that corral (see [`crate::corral`]), so only those boxes' moves need searching.
+    /// into that corral (see `analysis::corral`), so only those boxes' moves need searching.
     pub fn corral_boxes(&mut self, p: &Problem, st: &State, out: &mut [bool]) -> bool {
         // The verdict and pushes do not depend on the box pushed last (it only picks the
         // corrals the corral search tests): those of the same position analysed last serve.

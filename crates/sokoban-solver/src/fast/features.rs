@@ -4,8 +4,8 @@
 
 use super::board::NO_GROUPS;
 use super::plan::Plan;
-use crate::goal_reach::GoalReach;
-use crate::problem::{Problem, NONE};
+use crate::analysis::goal_reach::GoalReach;
+use crate::analysis::problem::{Problem, NONE};
 
 /// A position's place in the feature space.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

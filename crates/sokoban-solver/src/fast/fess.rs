@@ -26,16 +26,16 @@ use std::collections::{BinaryHeap, HashMap};
 use std::rc::Rc;
 use std::sync::Arc;
 
-use super::analysis::{Analysis, Learned, Tested};
 use super::back::Backward;
 use super::board::{Move, MoveGen, State, MAX_BOXES};
 use super::dead::DeadTests;
 use super::experiments::StopRule;
 use super::features::{parts_round, FeatureScratch, Features};
 use super::score::{Rank, Score, Scorer};
-use crate::bits::PlayerArea;
-use crate::problem::{Keyed, Problem, NONE};
-use crate::stuck::{Verdict, SEARCH_LIMIT};
+use super::shared::{Analysis, Learned, Tested};
+use crate::analysis::bits::PlayerArea;
+use crate::analysis::deadlock::stuck::{Verdict, SEARCH_LIMIT};
+use crate::analysis::problem::{Keyed, Problem, NONE};
 
 /// Make room for `add` more items in a store, growing it by a quarter rather than doubling
 /// it: the memory budget counts capacities, and after a doubling up to half of one is
@@ -1502,7 +1502,7 @@ fn scored_advice(own: &Score, cands: &[(Move, Score)]) -> [usize; 5] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::problem::INF_DIST;
+    use crate::analysis::problem::INF_DIST;
 
     impl Fess {
         /// The sets [`Fess::pocket_stuck`] tests, for the pockets holding one of the

@@ -14,12 +14,12 @@ use std::collections::{BinaryHeap, HashMap};
 use std::rc::Rc;
 use std::sync::Arc;
 
-use super::analysis::{Analysis, Learned};
 use super::board::{Move, MoveGen, State};
 use super::dead::DeadTests;
 use super::fess::{pushes_to_node, FessEvent, FessStats};
-use crate::assign::{Assignment, INF_COST};
-use crate::problem::{Keyed, Problem, INF_DIST};
+use super::shared::{Analysis, Learned};
+use crate::analysis::assign::{Assignment, INF_COST};
+use crate::analysis::problem::{Keyed, Problem, INF_DIST};
 
 /// The assignment's cost of a box on `sq` for goal `j`: its push distance.
 fn push_cost(p: &Problem, sq: u16, j: usize) -> i64 {

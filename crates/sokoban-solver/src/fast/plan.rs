@@ -41,8 +41,8 @@
 use sokoban_path::{BoxReach, Cells};
 
 use super::board::Layout;
-use crate::goal_reach::GoalReach;
-use crate::problem::{Problem, INF_DIST, NONE};
+use crate::analysis::goal_reach::GoalReach;
+use crate::analysis::problem::{Problem, INF_DIST, NONE};
 
 /// Beyond this much work (goals² × squares) the backward analysis is skipped and the goals
 /// are ordered by distance (farthest from the boxes first), and there are no out-of-plan
@@ -476,8 +476,8 @@ impl Plan {
         start: &[u16],
         player: u16,
     ) -> Option<Option<usize>> {
-        let mut reduced = crate::fixed::Reduced::new(board, p, 64 << 20)?;
-        let mut matcher = crate::matching::Matcher::default();
+        let mut reduced = crate::analysis::fixed::Reduced::new(board, p, 64 << 20)?;
+        let mut matcher = crate::analysis::matching::Matcher::default();
         let (ng, nb) = (p.goals.len(), start.len());
         let mut board_rows = vec![INF_DIST; nb * ng];
         for (i, &b) in start.iter().enumerate() {
@@ -786,8 +786,8 @@ fn backward_order(
 /// the board with the filled goals as walls (push distances that follow the player round
 /// the box, from the best side of its start square)?
 struct Supply {
-    reduced: crate::fixed::Reduced,
-    matcher: crate::matching::Matcher,
+    reduced: crate::analysis::fixed::Reduced,
+    matcher: crate::analysis::matching::Matcher,
     start: Vec<u16>,
     walls: Vec<u16>,
     costs: Vec<u16>,
@@ -798,8 +798,8 @@ struct Supply {
 impl Supply {
     fn new(p: &Problem, board: &sokoban_core::Board, start: &[u16]) -> Option<Supply> {
         Some(Supply {
-            reduced: crate::fixed::Reduced::new(board, p, 64 << 20)?,
-            matcher: crate::matching::Matcher::default(),
+            reduced: crate::analysis::fixed::Reduced::new(board, p, 64 << 20)?,
+            matcher: crate::analysis::matching::Matcher::default(),
             start: start.to_vec(),
             walls: Vec::new(),
             costs: Vec::new(),

@@ -8,11 +8,11 @@
 
 use std::cmp::Reverse;
 
-use super::analysis::Analysis;
 use super::board::State;
 use super::features::{label_areas, parts_round};
-use crate::bits::PlayerArea;
-use crate::problem::{Problem, NONE};
+use super::shared::Analysis;
+use crate::analysis::bits::PlayerArea;
+use crate::analysis::problem::{Problem, NONE};
 
 /// A position's score.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

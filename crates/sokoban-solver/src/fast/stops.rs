@@ -14,8 +14,8 @@
 use sokoban_core::Board;
 
 use super::plan::Plan;
-use crate::bits::PlayerArea;
-use crate::problem::{Problem, NONE};
+use crate::analysis::bits::PlayerArea;
+use crate::analysis::problem::{Problem, NONE};
 
 /// The eight neighbours, clockwise from up: row and column offsets.
 const RING: [(isize, isize); 8] =

@@ -228,6 +228,7 @@ impl Table {
     }
 
     /// Number of slots allocated so far.
+    #[cfg(test)]
     pub fn allocated(&self) -> usize {
         self.slots.len()
     }

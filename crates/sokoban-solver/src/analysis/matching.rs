@@ -1,9 +1,9 @@
 //! Whether every box can have a goal of its own among those it can reach: Kuhn's
 //! augmenting paths over the finite entries of a box-by-goal cost table. The fast search's
-//! deadlock tests and both checks of [`crate::fixed`] (the walls-only reach table and the
+//! deadlock tests and both checks of [`crate::analysis::fixed`] (the walls-only reach table and the
 //! reduced problems) share it.
 
-use crate::problem::INF_DIST;
+use crate::analysis::problem::INF_DIST;
 
 /// Scratch for the matching (no allocation per call once grown).
 #[derive(Clone, Debug, Default)]

@@ -7,7 +7,7 @@
 //! removed); the other positions are expanded by all their pushes, lowest summed distance
 //! to the nearest goals first, with dead squares and freeze deadlocks pruned — and where
 //! the boxes fence off a PI-corral with work in it, by its inward pushes only, or by none
-//! when it can never be opened (the optimal search's [`crate::corral`] analysis, an empty
+//! when it can never be opened (the optimal search's `analysis::corral` analysis, an empty
 //! goal in a corral counting as no work: there are fewer boxes than goals). Measured on
 //! XSokoban 89's dead best position: its seven boxes round a one-wide column are proved
 //! stuck in 73 positions (165,111 without the corrals), five of them in 7 (977). When the
@@ -24,10 +24,10 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
-use crate::bits::PlayerArea;
-use crate::corral::{Corrals, Verdict as CorralVerdict};
-use crate::deadlock::freeze_deadlock;
-use crate::problem::{AreaFlood, Keyed, Problem, INF_DIST, NONE};
+use crate::analysis::bits::PlayerArea;
+use crate::analysis::corral::{Corrals, Verdict as CorralVerdict};
+use crate::analysis::deadlock::freeze_deadlock;
+use crate::analysis::problem::{AreaFlood, Keyed, Problem, INF_DIST, NONE};
 
 /// Positions one stuck search may expand.
 pub const SEARCH_LIMIT: usize = 500;

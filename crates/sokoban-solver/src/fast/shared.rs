@@ -14,9 +14,9 @@ use super::experiments::{Experiments, StopRule};
 use super::features::{Hotspots, Rooms};
 use super::plan::Plan;
 use super::stops::Stops;
-use crate::pairs::PairTable;
-use crate::problem::{Keyed, Problem, INF_DIST, NONE};
-use crate::stuck::{Patterns, StuckSearch};
+use crate::analysis::deadlock::pairs::PairTable;
+use crate::analysis::deadlock::stuck::{Patterns, StuckSearch};
+use crate::analysis::problem::{Keyed, Problem, INF_DIST, NONE};
 
 /// The static analysis the search reads, shared by strategies.
 pub struct Analysis {
@@ -69,7 +69,7 @@ impl Analysis {
     /// The deadlock tests of a search with a memory budget of `memory_limit` bytes: the
     /// reduced problems may take an eighth of it, 32 MiB at most.
     pub fn dead_tests(&self, memory_limit: usize) -> DeadTests {
-        let cache = (memory_limit / 8).min(crate::fixed::REDUCED_CACHE_BYTES);
+        let cache = (memory_limit / 8).min(crate::analysis::fixed::REDUCED_CACHE_BYTES);
         let cache = if self.exp.no_reduced { None } else { Some(cache) };
         DeadTests::new(&self.p, &self.layout.board, self.pairs.clone(), cache)
     }

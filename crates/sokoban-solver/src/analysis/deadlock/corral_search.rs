@@ -19,9 +19,9 @@
 
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
-use crate::bits::PlayerArea;
-use crate::deadlock::freeze_deadlock;
-use crate::problem::{Keyed, Problem, INF_DIST, NONE};
+use crate::analysis::bits::PlayerArea;
+use crate::analysis::deadlock::freeze_deadlock;
+use crate::analysis::problem::{Keyed, Problem, INF_DIST, NONE};
 
 /// Positions the reduced search may expand before it gives up (not proven). Measured on
 /// Microban 93, 139 and 153: 100 finds nearly every deadlock 2000 does, at a fraction of

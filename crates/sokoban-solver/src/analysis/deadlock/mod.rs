@@ -1,8 +1,16 @@
 //! Deadlock detection: dead squares (no goal reachable by pushing) and freeze deadlocks
 //! (boxes that can never move again, not all on goals). Used by the search, and by the
 //! player page to warn about lost positions.
+//!
+//! Beside them: `corral_search` (PI-corral deadlocks, searched), [`stuck`] (the fast
+//! search's bounded search for positions no box can leave, with learned patterns) and
+//! `pairs` (the two-box deadlock table).
 
-use crate::problem::{Problem, NONE};
+pub(crate) mod corral_search;
+pub(crate) mod pairs;
+pub mod stuck;
+
+use crate::analysis::problem::{Problem, NONE};
 use sokoban_core::{Level, Position, Square};
 
 /// True when the box on `sq` is frozen (can never move again) and it, or a box frozen

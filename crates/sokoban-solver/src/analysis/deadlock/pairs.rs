@@ -12,7 +12,7 @@
 //!
 //! Both searches use it: the optimal one after each push, the fast one after each move.
 
-use crate::problem::{Problem, NONE};
+use crate::analysis::problem::{Problem, NONE};
 
 /// Work limit for the build (box squares² × floor squares): larger levels get no table.
 const MAX_WORK: usize = 24_000_000;

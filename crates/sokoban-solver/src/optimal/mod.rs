@@ -1,16 +1,30 @@
+//! The push-optimal search: IDA* over pushes with a minimum-cost matching lower bound
+//! (and, where the boxes fall into groups that work apart, the sum of the groups' own
+//! costs), a transposition table keyed on boxes plus the normalized player square, deadlock
+//! pruning (dead squares, freeze, PI-corrals, corrals closed for good, boxes frozen on goals
+//! that cut off empty goals), a forced-push rule that pushes a box on along a tunnel as one
+//! step, and last-pushed-box-first move ordering. Boxes that can never move again on goals
+//! at the start become walls.
+//!
 //! The IDA* engine: an explicit-stack depth-first search over pushes that can stop after
 //! any number of nodes and resume, so one thread (a Web Worker) can interleave it with
 //! message handling. No allocation per node: children, frames and bound snapshots live in
 //! arenas that grow to the deepest path once.
+//!
+//! Beside it: `groups` (the bound as a sum over boxes that work apart) and `table` (its
+//! transposition table).
 
-use crate::assign::{Assignment, INF_COST};
-use crate::corral::{Corrals, Verdict};
-use crate::corral_deadlock::CorralSearch;
-use crate::deadlock::freeze_status;
-use crate::fixed::{FixedGoals, Reduced};
-use crate::groups::Groups;
-use crate::problem::{Problem, INF_DIST, NONE};
-use crate::tt::{Table, DEAD};
+pub(crate) mod groups;
+pub(crate) mod table;
+
+use crate::analysis::assign::{Assignment, INF_COST};
+use crate::analysis::corral::{Corrals, Verdict};
+use crate::analysis::deadlock::corral_search::CorralSearch;
+use crate::analysis::deadlock::freeze_status;
+use crate::analysis::fixed::{FixedGoals, Reduced};
+use crate::analysis::problem::{Problem, INF_DIST, NONE};
+use crate::optimal::groups::Groups;
+use crate::optimal::table::{Table, DEAD};
 use std::sync::Arc;
 
 /// The bits of a table key taken from its bucket hash (see [`Engine::key`]).
@@ -100,8 +114,8 @@ pub struct Stats {
     /// (see `Engine::push_on`): not counted as nodes.
     pub chained: u64,
     /// Corral deadlock tests: reduced searches run, their nodes, cache hits, deadlocks.
-    pub corral_tests: crate::corral_deadlock::CorralStats,
-    /// Pushes that left boxes frozen on goals (checked by [`Reduced`], or [`FixedGoals`] on
+    pub corral_tests: crate::analysis::deadlock::corral_search::CorralStats,
+    /// Pushes that left boxes frozen on goals (checked by `Reduced`, or `FixedGoals` on
     /// boards too large for it), and how many of those cut the other boxes off from the
     /// empty goals.
     pub fixed_checks: u64,
@@ -158,8 +172,8 @@ pub struct Engine {
     /// Problems with boxes frozen on goals as walls, when enabled.
     reduced: Option<Reduced>,
     /// The two-box deadlock table, when enabled.
-    pairs: Option<crate::pairs::PairTable>,
-    /// The group bound (see [`Groups`]), when enabled and the boxes form several groups.
+    pairs: Option<crate::analysis::deadlock::pairs::PairTable>,
+    /// The group bound (see `groups::Groups`), when enabled and the boxes form several groups.
     groups: Option<Groups>,
     /// Zobrist hash of each group's box squares.
     group_hash: Vec<u64>,
@@ -282,23 +296,23 @@ impl Engine {
     }
 
     /// Cut positions holding a pair of boxes that cannot be solved even alone (see
-    /// [`crate::pairs`]). Returns the dead pairs found (dead for any player square, for
+    /// `analysis::deadlock::pairs`). Returns the dead pairs found (dead for any player square, for
     /// some), `None` when the board is too large for the table.
     pub fn enable_pairs(&mut self) -> Option<(usize, usize)> {
-        self.pairs = crate::pairs::PairTable::new(&self.p);
+        self.pairs = crate::analysis::deadlock::pairs::PairTable::new(&self.p);
         self.pairs.as_ref().map(|t| t.dead_pairs)
     }
 
     /// Match the boxes again on the problem with the boxes frozen on goals made walls
-    /// whenever a push freezes one there (see [`Reduced`]; its cache takes at most 32 MiB
+    /// whenever a push freezes one there (see `Reduced`; its cache takes at most 32 MiB
     /// beside the table); `board` is the one the problem was built from. False on boards
     /// too large.
     pub fn enable_reduced(&mut self, board: &sokoban_core::Board) -> bool {
-        self.reduced = Reduced::new(board, &self.p, crate::fixed::REDUCED_CACHE_BYTES);
+        self.reduced = Reduced::new(board, &self.p, crate::analysis::fixed::REDUCED_CACHE_BYTES);
         self.reduced.is_some()
     }
 
-    /// Add the group bound (see [`Groups`]) when the boxes of the start position form
+    /// Add the group bound (see `groups::Groups`) when the boxes of the start position form
     /// several groups. Returns the number of groups (0: not enabled).
     pub fn enable_groups(&mut self) -> usize {
         self.groups = Groups::new(&self.p, self.player, &self.boxes);

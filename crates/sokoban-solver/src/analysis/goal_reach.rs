@@ -6,7 +6,7 @@
 //! can get there), so it allows at least what the game does: a goal missing from a
 //! square's row can never be reached from there.
 
-use crate::problem::{Problem, NONE};
+use crate::analysis::problem::{Problem, NONE};
 
 /// Scratch for the tables (one per user; no allocation per table but the table itself).
 pub struct GoalReach {

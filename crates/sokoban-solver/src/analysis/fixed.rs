@@ -15,10 +15,10 @@
 
 use std::collections::HashMap;
 
-use crate::deadlock::{freeze_status, frozen_on_goals};
-use crate::goal_reach::GoalReach;
-use crate::matching::Matcher;
-use crate::problem::{Problem, INF_DIST, NONE};
+use crate::analysis::deadlock::{freeze_status, frozen_on_goals};
+use crate::analysis::goal_reach::GoalReach;
+use crate::analysis::matching::Matcher;
+use crate::analysis::problem::{Problem, INF_DIST, NONE};
 
 /// Memory for cached tables (they take a bitset per square each); the cache is cleared
 /// when the next table would not fit.

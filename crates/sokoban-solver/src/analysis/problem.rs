@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use sokoban_core::{Board, Dir, Square};
 
-use crate::bits::BitGrid;
+use crate::analysis::bits::BitGrid;
 
 /// "No square" in compact tables.
 pub const NONE: u16 = u16::MAX;
@@ -61,7 +61,7 @@ pub struct Problem {
     pub z_box: Vec<u64>,
     /// Zobrist keys for the (normalized) player square.
     pub z_player: Vec<u64>,
-    /// The floor as a bit grid, for fast floods ([`crate::bits`]); `None` on boards wider
+    /// The floor as a bit grid, for fast floods ([`crate::analysis::bits`]); `None` on boards wider
     /// than 64 columns.
     pub grid: Option<Arc<BitGrid>>,
 }

@@ -16,7 +16,7 @@
 //! corral's inward pushes need to be searched — push-optimality is kept. A PI-corral with
 //! no inward push at all can never be opened: the position is a deadlock.
 
-use crate::problem::{Problem, NONE};
+use crate::analysis::problem::{Problem, NONE};
 
 /// What the corral analysis found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

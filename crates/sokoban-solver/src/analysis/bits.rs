@@ -1,6 +1,6 @@
 //! The player's area as bits: the floor laid out one machine word per row, so that a flood
 //! fills whole runs of a row at once and spreads to the rows above and below with a few word
-//! operations, where [`crate::problem::AreaFlood`] visits square by square. The searches'
+//! operations, where [`crate::analysis::problem::AreaFlood`] visits square by square. The searches'
 //! hot floods (the fast search's positions, the stuck search, the corral deadlock search)
 //! use it on boards up to 64 columns wide; its answers are the same as `AreaFlood`'s.
 
@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use sokoban_core::{Board, Square};
 
-use crate::problem::{AreaFlood, Problem, NONE};
+use crate::analysis::problem::{AreaFlood, Problem, NONE};
 
 /// Where each floor square lies on the bit grid, and the floor.
 #[derive(Clone, Debug)]
@@ -135,7 +135,7 @@ impl BitArea {
     }
 
     /// Flood from `from` over the floor without the squares of `boxes`; returns the area's
-    /// smallest square (as [`crate::problem::AreaFlood::flood`]).
+    /// smallest square (as [`crate::analysis::problem::AreaFlood::flood`]).
     pub fn flood(&mut self, g: &BitGrid, boxes: &[u64], from: u16) -> u16 {
         match g.steps {
             4 => self.flood_with::<4>(g, boxes, from),
@@ -354,7 +354,7 @@ impl Iterator for Unreached<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::problem::{AreaFlood, Problem};
+    use crate::analysis::problem::{AreaFlood, Problem};
     use sokoban_core::format::parse_level;
 
     /// A level of the project's own: rooms, corridors, a one-wide dead end.

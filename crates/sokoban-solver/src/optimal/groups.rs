@@ -27,9 +27,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::assign::{Assignment, INF_COST};
-use crate::problem::{AreaFlood, Keyed, Problem, INF_DIST, NONE};
-use crate::search::{Engine, INF_F};
+use crate::analysis::assign::{Assignment, INF_COST};
+use crate::analysis::problem::{AreaFlood, Keyed, Problem, INF_DIST, NONE};
+use crate::optimal::{Engine, INF_F};
 
 /// Nodes one group's search may spend on one arrangement of its boxes.
 const BUDGET: u64 = 1000;
@@ -256,11 +256,6 @@ impl Groups {
     /// Number of groups.
     pub fn len(&self) -> usize {
         self.members.len()
-    }
-
-    /// Always false: a `Groups` has at least two groups.
-    pub fn is_empty(&self) -> bool {
-        false
     }
 
     /// Group `g`'s cost for the boxes on `boxes` (by box index) with the player on
