@@ -118,7 +118,10 @@ test('Cancel keeps the best found so far', async () => {
 });
 
 test('the solver\'s answer, while it is replayed, is the solution Optimize takes', async () => {
-  const page = await playing(app, DOORWAY);
+  // One worker: the portfolio's lane 0, whose answer (151 moves) gains at once.
+  const page = await openPage(app, `${app.base}?workers=1`);
+  await pasteText(page, DOORWAY);
+  await waitStatus(page, /Loaded/);
   await button(page, 'Solve').click();
   await waitStatus(page, /Replaying the solver’s solution/, 30000);
   await page.locator('#optimize').click();
