@@ -28,6 +28,8 @@ const APP = [
   'js/levels.js',
   'js/main.js',
   'js/offline.js',
+  'js/optimize.js',
+  'js/optimize-panel.js',
   'js/progress.js',
   'js/progress-panel.js',
   'js/puzzle-board.js',

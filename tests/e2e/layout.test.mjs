@@ -123,7 +123,7 @@ test('the side cards are tabs: one shown, the open one kept across a reload, arr
   assert.deepEqual(await shown(), ['card-share'], 'remembered');
   // Reached by the keyboard, the arrows go from tab to tab (and the player stays).
   await page.focus('#undo');
-  for (let i = 0; i < 12 && (await page.evaluate(() => document.activeElement.id)) !== 'tab-share'; i++) await press(page, 'Tab');
+  for (let i = 0; i < 16 && (await page.evaluate(() => document.activeElement.id)) !== 'tab-share'; i++) await press(page, 'Tab');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-share');
   await press(page, 'ArrowRight');
   assert.deepEqual(await shown(), ['card-help']);

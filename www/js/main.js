@@ -26,6 +26,7 @@ import { editorActive, editorText, initEditor, openEditor } from './editor.js';
 import { boxText, noneText, pickBox, squareText, stepTarget } from './box-keys.js';
 import { initGenerator, openGenLink } from './generator.js';
 import { closeMenu, initLayout, reveal } from './layout.js';
+import { initOptimize } from './optimize.js';
 
 const $ = (id) => document.getElementById(id);
 const SPEEDS = [1, 2, 4, 8, 15, 30, 60, 120]; // replay moves per second
@@ -1598,6 +1599,30 @@ function openSavedOrBuiltIn() {
   openLevel(p.levels[0].xsb, levelTitle(p.levels[0]));
   status('Welcome! Push every box onto a goal. Arrow keys move; you can also click, tap and drag.');
 }
+
+// ---------------------------------------------------------------- optimize
+
+// Optimize (optimize.js): what it may ask of the page. The solution on the board is the
+// one being replayed (the solver's answer, a best, pasted moves), else the moves made
+// when they solve the level.
+initOptimize({
+  level: () => (state.session && !state.pull ? { xsb: state.session.levelXsb(), key: state.key, title: state.title } : null),
+  boardSolution() {
+    const s = state.session;
+    if (!s || state.pull) return null;
+    if (replay.remaining()) return { lurd: s.historyLurd() + replay.remaining(), what: 'the solution being replayed' };
+    return state.view.solved ? { lurd: s.historyLurd(), what: 'the solution on the board' } : null;
+  },
+  checkSolution,
+  replay: (lurd, what) => replayFromStart(lurd, what),
+  share: (text, what) => share(text, what),
+  rle: (lurd) => ($('rle').checked ? rleLurd(lurd) : lurd),
+  status: (text, kind) => status(text, kind),
+  saved: () => {
+    renderCollection();
+    showProgress();
+  },
+});
 
 async function main() {
   initLayout(); // first: the remembered card shows while the wasm loads

@@ -1,5 +1,5 @@
 // progress-panel.js — the Progress card: whether the level on the board was solved, its
-// best solutions (fewest moves, fewest pushes) with Replay and Copy, its snapshots with
+// best solutions (fewest moves, fewest pushes) with Replay, Copy and Optimize, its snapshots with
 // Restore and Delete, and the levels saved from the editor (My levels) with Play and
 // Delete. Pure DOM; main.js says what to show and what the buttons do.
 
@@ -27,6 +27,13 @@ function row(label, ...buttons) {
   return li;
 }
 
+/** A best solution's Optimize: an `optimize-best` event ({kind}) that optimize.js handles. */
+function optimizeButton(kind) {
+  return button('Optimize', `Make this solution shorter: fewer ${kind} (the Solver card shows the progress)`, (e) => {
+    e.currentTarget.dispatchEvent(new CustomEvent('optimize-best', { bubbles: true, detail: { kind } }));
+  });
+}
+
 /**
  * Show a level's record (from progress.js; null when nothing is saved). `h` has
  * replayBest(kind), copyBest(kind) with kind 'moves' | 'pushes', restore(snapshot),
@@ -46,12 +53,14 @@ export function renderProgress(record, h) {
     const label = same ? `Fewest moves and pushes: ${scoreText(bm)}` : `Fewest moves: ${scoreText(bm)}`;
     rows.push(row(label,
       button('Replay', 'Replay this solution from the start', () => h.replayBest('moves')),
-      button('Copy', 'Copy this solution (LURD)', () => h.copyBest('moves'))));
+      button('Copy', 'Copy this solution (LURD)', () => h.copyBest('moves')),
+      optimizeButton('moves')));
   }
   if (bp && !same) {
     rows.push(row(`Fewest pushes: ${scoreText(bp)}`,
       button('Replay', 'Replay this solution from the start', () => h.replayBest('pushes')),
-      button('Copy', 'Copy this solution (LURD)', () => h.copyBest('pushes'))));
+      button('Copy', 'Copy this solution (LURD)', () => h.copyBest('pushes')),
+      optimizeButton('pushes')));
   }
   best.replaceChildren(...rows);
 

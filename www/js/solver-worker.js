@@ -1,16 +1,19 @@
 // solver-worker.js — module Web Worker that runs the wasm SolverTask (the fast search or
 // the push-optimal IDA*, as `options.mode` says), for a sliding-tile puzzle the PuzzleTask,
-// or the level generator's GeneratorTask, in 50 ms slices, posting every progress message, and yields to its event
+// the level generator's GeneratorTask, or the solution optimizer's OptimizerTask, in 50 ms
+// slices, posting every progress message, and yields to its event
 // loop between slices so that a {type: 'cancel'} message can arrive. The puzzle's pattern
 // databases stay in this worker's wasm memory between solves. Protocol (see
 // solver-client.js):
 //   in:  {type: 'solve', id, level, player, boxes, options}
 //        | {type: 'solve', id, puzzle: {tiles, width, height, goal}, options}
 //        | {type: 'solve', id, generate: {width, height, boxes, seed}}
+//        | {type: 'solve', id, optimize: {level, lurd, metric, memoryMiB, timeLimitMs}}
 //        | {type: 'cancel', id}
 //   out: {id, type: 'progress' | 'solved' | 'unsolvable' | 'limit' | 'cancelled' | 'error', ...}
-//        (the generator ends with 'generated' | 'cancelled' | 'error')
-import init, { GeneratorTask, PuzzleTask, SolverTask } from '../pkg/sokoban_wasm.js';
+//        (the generator ends with 'generated' | 'cancelled' | 'error'; the optimizer with
+//        'finished' | 'limit' | 'cancelled' | 'error', an input error with the failing `step`)
+import init, { GeneratorTask, OptimizerTask, PuzzleTask, SolverTask } from '../pkg/sokoban_wasm.js';
 
 const ready = init();
 let current = null; // the running job: {id, cancel}
@@ -46,7 +49,9 @@ async function run(m) {
     await ready;
     const p = m.puzzle;
     const g = m.generate;
-    if (g) task = new GeneratorTask(g.width, g.height, g.boxes, String(g.seed));
+    const o = m.optimize;
+    if (o) task = new OptimizerTask(o.level, o.lurd, o.metric, o.memoryMiB ?? 0, o.timeLimitMs);
+    else if (g) task = new GeneratorTask(g.width, g.height, g.boxes, String(g.seed));
     else if (p) task = new PuzzleTask(p.tiles, p.width ?? 0, p.height ?? 0, p.goal, m.options ?? {});
     else task = new SolverTask(m.level, m.player, Uint32Array.from(m.boxes), m.options ?? {});
     // A first, zero-length slice: the page sees the search's set-up read-out (its memory
@@ -63,7 +68,7 @@ async function run(m) {
       msg = task.step(50);
     }
   } catch (err) {
-    self.postMessage({ id: job.id, type: 'error', message: errorText(err) });
+    self.postMessage({ id: job.id, type: 'error', message: errorText(err), step: err?.step });
   } finally {
     try {
       task?.free();

@@ -1,6 +1,7 @@
 //! wasm-bindgen bindings for the web page: a thin layer that exposes the rules engine
-//! ([`Session`]), the format parsers ([`parse`]), the box-path search and the solver
-//! ([`SolverTask`], run in slices inside a Web Worker) to JavaScript. No game logic lives
+//! ([`Session`]), the format parsers ([`parse`]), the box-path search, the solver
+//! ([`SolverTask`], run in slices inside a Web Worker) and the solution optimizer
+//! ([`OptimizerTask`], the same way) to JavaScript. No game logic lives
 //! here: every call converts arguments, calls a Rust crate, and converts the result.
 
 use serde::Serialize;
@@ -12,10 +13,12 @@ use sokoban_path::BoxSearch;
 use sokoban_solver::{Clock, Limit, Mode, Options, Status, Step};
 
 mod gen;
+mod optimize;
 mod play;
 mod pull;
 mod puzzle;
 pub use gen::GeneratorTask;
+pub use optimize::{OptimizerTask, DEFAULT_OPTIMIZE_MIB};
 pub use pull::PullSession;
 pub use puzzle::{puzzle_cache_bytes, PuzzleSession, PuzzleTask};
 
