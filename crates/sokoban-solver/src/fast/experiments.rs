@@ -55,6 +55,12 @@ pub struct Experiments {
     /// While the strategies have made fewer moves than the HF stage usually waits for, its
     /// backward search takes one call in this many, not one in three (`pulleveryN`).
     pub pull_every: Option<u64>,
+    /// Moves without a rise of the best packed count after which the HF stage begins
+    /// (`stallN`; default `STALL_MOVES`), and no such trigger (`nostall`).
+    pub stall: Option<u64>,
+    /// Pulls of the HF stage's backward search before its HF search starts (`hfpullsN`).
+    pub hf_pulls: Option<u64>,
+    pub no_stall: bool,
     /// The backward search from the start as a perimeter, instead of the HF stage (`back`).
     pub back_perimeter: bool,
     // The plan.
@@ -141,11 +147,19 @@ impl Experiments {
                 "nopockets" => &mut e.no_pockets,
                 "nosupply" => &mut e.no_supply,
                 "trace" => &mut e.trace,
+                "nostall" => &mut e.no_stall,
                 _ => {
                     if let Some(k) = name.strip_prefix("pullevery") {
                         let k: u64 =
                             k.parse().map_err(|_| format!("'{name}': pullevery takes a number"))?;
                         e.pull_every = Some(k.max(1));
+                    } else if let Some(k) = name.strip_prefix("hfpulls") {
+                        let k =
+                            k.parse().map_err(|_| format!("'{name}': hfpulls takes a number"))?;
+                        e.hf_pulls = Some(k);
+                    } else if let Some(k) = name.strip_prefix("stall") {
+                        let k = k.parse().map_err(|_| format!("'{name}': stall takes a number"))?;
+                        e.stall = Some(k);
                     } else if let Some(k) = name.strip_prefix("hfafter") {
                         let k =
                             k.parse().map_err(|_| format!("'{name}': hfafter takes a number"))?;

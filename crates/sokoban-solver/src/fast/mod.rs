@@ -67,6 +67,15 @@ const HF_BACK_EVERY: u64 = 8;
 /// Microban's 72 such levels 0.95 -> 0.68 s; XSokoban's 19 no level lost (50 66 69 88
 /// faster, 16 7.6 -> 11.7 s, 44 5.7 -> 11.1 s). One call in eight lost XSokoban 16.
 const UNFOLLOWABLE_PULL_EVERY: u64 = 16;
+/// Moves of the strategies without a rise of their best packed count after which the HF
+/// stage begins, its backward search then at one call in `STALL_PULL_EVERY` until
+/// `HF_AFTER`: where the packing stalls short of the end (Sasquatch VI 22: 15 of 16 goals
+/// after 71k moves, then nothing) the end is what the backward search enumerates, a
+/// perimeter to meet (bench/decisions.md: **stall trigger**). At 250k moves: Sasquatch V 6,
+/// VI 14, 20, 22 solved (none before), none lost on the development suite; one call in
+/// sixteen solves the same but costs Microban 153 1.4x its time, one in 32 not.
+const STALL_MOVES: u64 = 50_000;
+const STALL_PULL_EVERY: u64 = 32;
 /// HF searches the stage makes, each after a backward search of its own (the second's
 /// pulls ordered otherwise: [`Backward::away`]). XSokoban 50 is solved by the second
 /// (never before), 66 and 69 by the first.
@@ -236,10 +245,38 @@ pub struct FastSearch {
     /// While the strategies have made fewer than `HF_AFTER` moves, the backward search's
     /// share of the calls in its pulling phase: one in this many (`None`: one in three).
     pull_every: Option<u64>,
+    /// When the packing has stalled (`STALL_MOVES`; `None`: never asked).
+    stall: Option<Stall>,
     /// What the schedule did, where the experiments ask for a trace.
     trace: Vec<String>,
     /// The strategy that found the solution.
     solved_by: Option<&'static str>,
+}
+
+/// The stall trigger's watch on the best packed count.
+#[derive(Clone, Copy, Debug)]
+struct Stall {
+    /// Moves without a rise after which the packing has stalled.
+    after: u64,
+    /// The best packed count seen, and the strategies' moves when it rose.
+    best: u16,
+    since: u64,
+}
+
+impl Stall {
+    fn new(after: u64) -> Stall {
+        Stall { after, best: 0, since: 0 }
+    }
+
+    /// True when `best` (the strategies' best packed count after `moves` moves) has not
+    /// risen for `after` moves.
+    fn stalled(&mut self, best: u16, moves: u64) -> bool {
+        if best > self.best {
+            (self.best, self.since) = (best, moves);
+            return false;
+        }
+        moves - self.since >= self.after
+    }
 }
 
 /// Where the HF stage is.
@@ -333,7 +370,8 @@ impl FastSearch {
             // Where the plan misleads, the backward search at once, at a small share.
             hf_after: exp.hf_after.unwrap_or(if followable { HF_AFTER } else { 0 }),
             pull_every: exp.pull_every.or((!followable).then_some(UNFOLLOWABLE_PULL_EVERY)),
-            hf_pulls: HF_PULLS,
+            stall: (!exp.no_stall).then(|| Stall::new(exp.stall.unwrap_or(STALL_MOVES))),
+            hf_pulls: exp.hf_pulls.unwrap_or(HF_PULLS),
             hf_searches: 0,
             trace,
             solved_by: None,
@@ -530,8 +568,20 @@ impl FastSearch {
         if self.hf == HfStage::Running && self.runs.last().is_some_and(|r| r.hf && r.full) {
             self.end_hf_search();
         }
-        if self.hf == HfStage::Waiting && self.calls % 8 == 0 && self.moves() >= self.hf_after {
-            self.begin_hf_stage();
+        if self.hf == HfStage::Waiting && self.calls % 8 == 0 {
+            let moves = self.moves();
+            if moves >= self.hf_after {
+                self.begin_hf_stage();
+            } else if self.stall.is_some() {
+                let best = self.runs.iter().map(|r| r.fess.stats().best_packed).max().unwrap_or(0);
+                if self.stall.as_mut().is_some_and(|st| st.stalled(best, moves)) {
+                    if self.tracing() {
+                        self.trace.push(format!("stalled at {best} packed after {moves} moves"));
+                    }
+                    self.pull_every.get_or_insert(STALL_PULL_EVERY);
+                    self.begin_hf_stage();
+                }
+            }
         }
         if let HfStage::Pulling(left) = self.hf {
             let every = match self.pull_every {
@@ -813,6 +863,36 @@ mod tests {
                 assert_eq!(twin, want);
             }
         }
+    }
+
+    /// The stall trigger fires once the best packed count has not risen for its moves; a
+    /// rise starts the count again, a lower count is no rise.
+    #[test]
+    fn the_packing_stalls_after_moves_without_a_rise() {
+        let mut st = Stall::new(100);
+        assert!(!st.stalled(0, 50));
+        assert!(st.stalled(0, 100));
+        let mut st = Stall::new(100);
+        assert!(!st.stalled(3, 90));
+        assert!(!st.stalled(3, 189));
+        assert!(st.stalled(3, 190));
+        assert!(!st.stalled(4, 250));
+        assert!(!st.stalled(2, 300));
+        assert!(st.stalled(4, 350));
+    }
+
+    /// Followable levels watch for a stall unless it is switched off; `stallN` sets its moves.
+    #[test]
+    fn the_stall_trigger_is_on_by_default() {
+        let on = search_of(ROOM);
+        assert_eq!(on.stall.map(|s| s.after), Some(STALL_MOVES));
+        let exp = Experiments::parse("stall7").unwrap();
+        let level = sokoban_core::format::parse_level(ROOM).unwrap();
+        let p = Problem::new(&level.board);
+        let player = p.compact[level.start.player];
+        let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+        let seven = FastSearch::new(&level.board, p, player, &boxes, 64 << 20, &exp);
+        assert_eq!(seven.stall.map(|s| s.after), Some(7));
     }
 
     /// The plan's picture says when its order cannot be followed from the start, and after
