@@ -8,9 +8,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import {
-  OUTPUT, assertNoErrors, counters, openPage, pasteText, playing, settle, useApp, view,
+  OUTPUT, assertNoErrors, clickSquare, counters, openPage, pasteText, playing, settle, useApp, view,
 } from './helpers.mjs';
-import { BIG_OPEN, DOZEN, TEN_ROOMS } from './levels.mjs';
+import { BIG_OPEN, DOZEN, ROOM, TEN_ROOMS } from './levels.mjs';
 
 const app = useApp();
 
@@ -112,6 +112,40 @@ test('Hint plays one push of a fast solution, follows it without a new search, a
   await button(page, 'Skip to end').click();
   await settle(page);
   assert.equal((await view(page)).solved, true);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('Hint follows the kept solution from wherever the player walked: to the next push, no new search', async () => {
+  const page = await playing(app, ROOM);
+  await button(page, 'Hint').click();
+  await waitSolverState(page, /Hint: the next push \(\d+ pushes? to go with the solution found\)/, 10000);
+  await settle(page);
+  assert.equal((await counters(page)).pushes, 1);
+  assert.equal(await searches(page), 1);
+  // Walk somewhere else (no push): the boxes are still where the solution has them.
+  const v = await view(page);
+  const free = [...v.cells.keys()].filter((sq) => v.cells[sq] === 2 && !v.boxes[sq] && sq !== v.player);
+  let walked = false;
+  for (const sq of free) {
+    await clickSquare(page, Math.floor(sq / v.width), sq % v.width);
+    await settle(page);
+    if ((await view(page)).player === sq) {
+      walked = true;
+      break;
+    }
+  }
+  assert.ok(walked, 'the player walked to another square');
+  assert.equal((await counters(page)).pushes, 1, 'a walk pushes nothing');
+  // Each Hint walks from here to where the next push is made, and makes it.
+  for (let pushes = 2; !(await view(page)).solved; pushes++) {
+    assert.ok(pushes <= 10, 'the kept solution ends');
+    await button(page, 'Hint').click();
+    await waitSolverState(page, /no new search/, 2000);
+    await settle(page);
+    assert.equal((await counters(page)).pushes, pushes);
+  }
+  assert.equal(await searches(page), 1, 'no new search');
   assertNoErrors(page);
   await page.context().close();
 });

@@ -95,32 +95,15 @@ export function initSolve(page) {
     dropOffer();
   }
 
-  // A verified solution is kept (state.plan) with the positions it passes after each push:
-  // while the position on the board is one of them, Hint plays the next push from it with
-  // no new search. The position after a push does not depend on the walk to it, so pushing
-  // the same boxes the same way by hand follows the solution too; any other push leaves it,
-  // and the next Hint drops it and searches again.
+  // A verified solution is kept (state.plan) with the positions it passes after each push
+  // (the wasm's pushPoints): while the position on the board is one of them, Hint plays the
+  // next push from it with no new search. The position after a push does not depend on the
+  // walk to it, so pushing the same boxes the same way by hand follows the solution too;
+  // any other push leaves it, and the next Hint drops it and searches again.
 
-  /** Boxes as a key: their squares, sorted. */
-  const boxKey = (boxes) => Array.from(boxes).sort((a, b) => a - b).join(',');
-
-  function keepSolution(session, player, boxes, moves) {
-    const width = state.view.width;
-    const delta = { u: -width, d: width, l: -1, r: 1 };
-    const on = new Set(boxes);
-    const points = [{ key: boxKey(on), player, at: 0 }]; // at: index in moves of what follows
-    let p = player;
-    for (let i = 0; i < moves.length; i++) {
-      const c = moves[i];
-      const d = delta[c.toLowerCase()];
-      p += d;
-      if (c !== c.toLowerCase()) {
-        on.delete(p);
-        on.add(p + d);
-        points.push({ key: boxKey(on), player: p, at: i + 1 });
-      }
-    }
-    state.plan = { session, moves, points, delta };
+  /** Keep a solution checked by verifyFrom ({moves, points}) for Hint. */
+  function keepSolution(session, { moves, points }) {
+    state.plan = { session, moves, points: points.map((p) => ({ ...p, key: p.boxes.join(',') })) };
   }
 
   /** The next push along the kept solution from here: {moves, toGo}, or null (plan dropped). */
@@ -128,7 +111,7 @@ export function initSolve(page) {
     const plan = state.plan;
     const s = state.session;
     if (!plan || plan.session !== s) return null;
-    const key = boxKey(s.boxSquares());
+    const key = s.boxSquares().join(',');
     const player = s.player();
     // The latest point with these boxes whose next push the player can walk to.
     for (let k = plan.points.length - 2; k >= 0; k--) {
@@ -137,11 +120,9 @@ export function initSolve(page) {
       const next = plan.points[k + 1];
       let moves = plan.moves.slice(at.at, next.at);
       if (player !== at.player) {
-        const push = moves[moves.length - 1];
-        const stand = next.player - plan.delta[push.toLowerCase()];
-        const walk = stand === player ? '' : s.walkTo(stand);
+        const walk = at.stand === player ? '' : s.walkTo(at.stand);
         if (walk === undefined) continue;
-        moves = walk + push;
+        moves = walk + moves[moves.length - 1];
       }
       try {
         moves = s.checkLurd(moves); // never trust, verify
@@ -164,12 +145,17 @@ export function initSolve(page) {
   /**
    * Check a solution found from the search's start position: against the board when it is
    * still there, else against a copy of the game at that position. Returns the moves with
-   * their push flags; throws when they do not replay.
+   * their push flags and the positions after each push ({moves, points}); throws when they
+   * do not replay.
    */
   function verifyFrom(start, lurd) {
     const s = state.session;
-    if (s === start.session && s.historyLurd() === start.history) return s.checkLurd(lurd);
-    return withSession(start.xsb, (copy) => copy.checkLurd(lurd), start.history);
+    const check = (game) => {
+      const moves = game.checkLurd(lurd);
+      return { moves, points: game.pushPoints(moves) };
+    };
+    if (s === start.session && s.historyLurd() === start.history) return check(s);
+    return withSession(start.xsb, check, start.history);
   }
 
   // A solution the panel offers with its Replay button (a first solution, or one found
@@ -255,28 +241,28 @@ export function initSolve(page) {
       return;
     }
     const by = msg.workers?.length > 1 ? ` Solved by worker ${msg.lane + 1} (${msg.solvedBy ?? 'its strategy'}).` : '';
-    let moves;
+    let found;
     try {
-      moves = verifyFrom(start, msg.lurd);
+      found = verifyFrom(start, msg.lurd);
     } catch (e) {
       panel.setState(`The solver's answer does not replay: ${e.message}`, 'bad');
       return;
     }
     if (start.session !== state.session) return; // another level since
-    keepSolution(s, start.player, start.boxes, moves);
+    keepSolution(s, found);
     const shortened = msg.foundPushes != null ? `, shortened from ${msg.foundPushes} pushes, ${msg.foundMoves} moves` : '';
     const how = mode === 'fast' ? `fast search: not necessarily the fewest pushes${shortened}` : msg.proven ? 'fewest pushes, proven' : 'fewest pushes';
     const text = `${msg.pushes} pushes, ${msg.moves} moves (${how}), ${msg.proven ? 'in' : 'found in'} ${fmtTime(msg.elapsedMs)}`;
     if (s.historyLurd() !== start.history) {
-      if (kind !== 'hint') offer(start, moves, 'Replay it', 'the solver’s solution');
+      if (kind !== 'hint') offer(start, found.moves, 'Replay it', 'the solver’s solution');
       panel.setState(kind === 'hint'
         ? `Found a solution (${msg.pushes} pushes), but the position has changed since: press Hint again.`
         : `Found a solution: ${text}. The position has changed since: Replay goes back there, if undoing can, and plays it.`, 'bad');
       return;
     }
-    if (kind === 'hint') return playHint(moves, msg.pushes, false);
+    if (kind === 'hint') return playHint(found.moves, msg.pushes, false);
     panel.setState(`Solved: ${text}.${by}`, 'ok');
-    page.startReplay(moves, 'the solver’s solution');
+    page.startReplay(found.moves, 'the solver’s solution');
   }
 
   /**
@@ -303,13 +289,13 @@ export function initSolve(page) {
     if (start.session !== state.session) return;
     const changed = s.historyLurd() !== start.history ? ' (for the position when you asked; it has changed since)' : '';
     if (msg.type === 'solved') {
-      let moves;
+      let found;
       try {
-        moves = verifyFrom(start, msg.lurd);
+        found = verifyFrom(start, msg.lurd);
       } catch (e) {
         return tell(`The solver's answer does not replay: ${e.message}`, 'bad');
       }
-      keepSolution(s, start.player, start.boxes, moves);
+      keepSolution(s, found);
       return tell(`Yes: ${plural(msg.pushes, 'push', 'pushes')} left${changed}, by a solution the fast search found (not necessarily the fewest). Hint plays its next push.`, 'ok');
     }
     if (msg.type === 'unsolvable') return tell(`No, proved: no moves from here${changed} solve the level. Undo to go back.`, 'bad');
@@ -353,18 +339,18 @@ export function initSolve(page) {
         if (!run.first) panel.setFirst(`Fast search alongside: best packed ${m.bestPacked} / ${m.goals}, ${fmtCount(m.positions)} positions, ${fmtTime(m.elapsedMs)}…`);
       }).then((m) => {
         if (m.type === 'solved') {
-          let moves;
+          let found;
           try {
-            moves = verifyFrom(start, m.lurd);
+            found = verifyFrom(start, m.lurd);
           } catch (e) {
             panel.setFirst(`The fast search's answer does not replay: ${e.message}`);
             return;
           }
           run.first = m;
           if (start.session !== state.session) return;
-          keepSolution(start.session, start.player, start.boxes, moves);
+          keepSolution(start.session, found);
           panel.setFirst(`First solution: ${m.pushes} pushes, ${m.moves} moves (fast search, ${fmtTime(m.elapsedMs)}); looking for fewer pushes…`, 'ok');
-          offer(start, moves, 'Replay first solution', 'the first solution');
+          offer(start, found.moves, 'Replay first solution', 'the first solution');
           proveFirst();
         } else if (m.type === 'unsolvable') {
           run.unsolvable = m; // proven by the fast search: the IDA* need not go on

@@ -30,7 +30,7 @@ export function createState() {
     //             PullSession plays; the player's start square; the end was announced
 
     // ------------------------------------------------ the solver (solve.js)
-    plan: null, // the last solution found, for Hint: {session, moves, points, delta} (see keepSolution)
+    plan: null, // the last solution found, for Hint: {session, moves, points} (see keepSolution)
     offer: null, // the solution the panel's Replay button plays: {session, history, moves, what}
     searches: 0, // searches started (a Hint along a kept solution starts none)
 
