@@ -1,7 +1,8 @@
 // The fast search in the page: Solve in Fast mode (the default) streams its read-out and
 // ends solved on the board; Hint plays one push of a fast solution and follows it without
-// a new search; Cancel of a long fast search; its memory budget; Fewest pushes with the
-// fast search alongside offering a first solution; the mode is remembered; the panel on a
+// a new search, also from a square the player walked to; Cancel of a long fast search; its
+// memory budget, and the default budgets the options start at; Fewest pushes with the fast
+// search alongside offering a first solution; the mode is remembered; the panel on a
 // phone and in dark mode. Saves fast-panel.png (the panel while a fast search runs),
 // fast-panel-phone.png and fast-panel-dark.png.
 import { test } from 'node:test';
@@ -186,6 +187,18 @@ test('the fast search says when it used its memory budget without a solution', a
   await button(page, 'Solve').click();
   await waitSolverState(page, /Solved: \d+ pushes/);
   assert.match(await text(page, '#s-memory'), /\/ 512 MiB$/);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('the solver options start at the default budgets, 512 MiB fast and a 64 MiB table, and say them', async () => {
+  const page = await playing(app, ROOM);
+  await page.click('#solver-options summary');
+  assert.equal(await page.inputValue('#s-memory-mib'), '512');
+  assert.equal(await page.inputValue('#s-table-mib'), '64');
+  const words = await text(page, '#solver-options p');
+  assert.match(words, /sharing up to 512 MiB;/);
+  assert.match(words, /with a 64 MiB table/);
   assertNoErrors(page);
   await page.context().close();
 });

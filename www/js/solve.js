@@ -4,6 +4,7 @@
 // and offered solution. The searches run in workers (solver-client.js, solver-pool.js);
 // every solution is checked by the wasm from the position it was asked for before it is
 // kept, offered or replayed.
+import { pageMemory } from '../pkg/sokoban_wasm.js';
 import { plural } from './level-list.js';
 import * as io from './levelio.js';
 import { SolverClient } from './solver-client.js';
@@ -12,18 +13,21 @@ import { SolverPool, combine, workerCount } from './solver-pool.js';
 import { withSession } from './session.js';
 
 const $ = (id) => document.getElementById(id);
-const FAST_MIB = 512; // fast search memory, shared by the portfolio's workers (a wasm tab has 2–4 GB at most; the same total on a phone)
-const TABLE_MIB = 64; // IDA* table
 const ALONGSIDE_MIB = 256; // the fast search next to the IDA* (see solveFewest)
 const SOLVABLE_MS = 5000; // how long "Still solvable?" looks
 
 /**
  * The solver: solving(), setSolving(on), stopSearches(), resetSolverCard(); the
- * searches and the panel go into the state.
+ * searches, the panel and the default memory go into the state.
  */
 export function initSolve(page) {
   const { state } = page;
-  const pool = new SolverPool(workerCount()); // Fast Solve and Hint: the portfolio
+  // The default budgets are the solver crate's (sokoban_solver::memory), as the CLI's are.
+  const memory = (state.memory = pageMemory());
+  $('s-memory-mib').defaultValue = memory.fastMiB;
+  $('s-table-mib').defaultValue = memory.tableMiB;
+  for (const el of document.querySelectorAll('[data-mib]')) el.textContent = memory[el.dataset.mib];
+  const pool = new SolverPool(workerCount(), memory.fastMiB); // Fast Solve and Hint: the portfolio
   state.solvers = {
     pool,
     single: pool.single, // Still solvable? and the fast search next to the IDA*: lane 0 alone
@@ -61,14 +65,14 @@ export function initSolve(page) {
     return v >= 1 ? Math.min(Math.round(v), max) : fallback;
   }
 
-  const fastMiB = () => mibInput('s-memory-mib', FAST_MIB, 3072);
+  const fastMiB = () => mibInput('s-memory-mib', memory.fastMiB, 3072);
 
   function solverOptions(mode) {
     const opts = { mode };
     const limit = Number($('s-limit').value);
     if (limit > 0) opts.timeLimitMs = limit * 1000;
     if (mode === 'fast') opts.memoryMiB = fastMiB();
-    else opts.tableMiB = mibInput('s-table-mib', TABLE_MIB, 1024);
+    else opts.tableMiB = mibInput('s-table-mib', memory.tableMiB, 1024);
     return opts;
   }
 

@@ -48,5 +48,6 @@ export function createState() {
     replay: null, // the Playback of a solution replay, with its controls (play.js)
     solvers: null, // {pool, single, optimal}: the fast portfolio, its lane-0 worker alone,
     //                the IDA*'s worker (solve.js)
+    memory: null, // the default budgets in MiB, {fastMiB, tableMiB}: the wasm's pageMemory()
   };
 }
