@@ -1,16 +1,17 @@
 // The fast search in the page: Solve in Fast mode (the default) streams its read-out and
 // ends solved on the board; Hint plays one push of a fast solution and follows it without
-// a new search; Cancel of a long fast search; its memory budget; Fewest pushes with the
-// fast search alongside offering a first solution; the mode is remembered; the panel on a
+// a new search, also from a square the player walked to; Cancel of a long fast search; its
+// memory budget, and the default budgets the options start at; Fewest pushes with the fast
+// search alongside offering a first solution; the mode is remembered; the panel on a
 // phone and in dark mode. Saves fast-panel.png (the panel while a fast search runs),
 // fast-panel-phone.png and fast-panel-dark.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import {
-  OUTPUT, assertNoErrors, counters, openPage, pasteText, playing, settle, useApp, view,
+  OUTPUT, assertNoErrors, clickSquare, counters, openPage, pasteText, playing, settle, useApp, view,
 } from './helpers.mjs';
-import { BIG_OPEN, DOZEN, TEN_ROOMS } from './levels.mjs';
+import { BIG_OPEN, DOZEN, ROOM, TEN_ROOMS } from './levels.mjs';
 
 const app = useApp();
 
@@ -116,6 +117,40 @@ test('Hint plays one push of a fast solution, follows it without a new search, a
   await page.context().close();
 });
 
+test('Hint follows the kept solution from wherever the player walked: to the next push, no new search', async () => {
+  const page = await playing(app, ROOM);
+  await button(page, 'Hint').click();
+  await waitSolverState(page, /Hint: the next push \(\d+ pushes? to go with the solution found\)/, 10000);
+  await settle(page);
+  assert.equal((await counters(page)).pushes, 1);
+  assert.equal(await searches(page), 1);
+  // Walk somewhere else (no push): the boxes are still where the solution has them.
+  const v = await view(page);
+  const free = [...v.cells.keys()].filter((sq) => v.cells[sq] === 2 && !v.boxes[sq] && sq !== v.player);
+  let walked = false;
+  for (const sq of free) {
+    await clickSquare(page, Math.floor(sq / v.width), sq % v.width);
+    await settle(page);
+    if ((await view(page)).player === sq) {
+      walked = true;
+      break;
+    }
+  }
+  assert.ok(walked, 'the player walked to another square');
+  assert.equal((await counters(page)).pushes, 1, 'a walk pushes nothing');
+  // Each Hint walks from here to where the next push is made, and makes it.
+  for (let pushes = 2; !(await view(page)).solved; pushes++) {
+    assert.ok(pushes <= 10, 'the kept solution ends');
+    await button(page, 'Hint').click();
+    await waitSolverState(page, /no new search/, 2000);
+    await settle(page);
+    assert.equal((await counters(page)).pushes, pushes);
+  }
+  assert.equal(await searches(page), 1, 'no new search');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('Cancel stops a long fast search at once, and the page stays responsive', async () => {
   const page = await playing(app, TEN_ROOMS);
   await button(page, 'Solve').click();
@@ -152,6 +187,18 @@ test('the fast search says when it used its memory budget without a solution', a
   await button(page, 'Solve').click();
   await waitSolverState(page, /Solved: \d+ pushes/);
   assert.match(await text(page, '#s-memory'), /\/ 512 MiB$/);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('the solver options start at the default budgets, 512 MiB fast and a 64 MiB table, and say them', async () => {
+  const page = await playing(app, ROOM);
+  await page.click('#solver-options summary');
+  assert.equal(await page.inputValue('#s-memory-mib'), '512');
+  assert.equal(await page.inputValue('#s-table-mib'), '64');
+  const words = await text(page, '#solver-options p');
+  assert.match(words, /sharing up to 512 MiB;/);
+  assert.match(words, /with a 64 MiB table/);
   assertNoErrors(page);
   await page.context().close();
 });

@@ -1,4 +1,4 @@
-// box-keys.js — choosing a box and where it goes with the keyboard alone (main.js wires
+// box-keys.js — choosing a box and where it goes with the keyboard alone (play.js wires
 // it): B (or Tab in box mode) goes through the boxes, the arrows move a target cursor over
 // the squares the chosen box can reach (the lit squares of a drag, from the wasm's
 // boxReach), Enter pushes it there by the wasm's boxPath. Here only the geometry of the

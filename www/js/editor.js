@@ -15,7 +15,7 @@ const TOOLS = ['wall', 'floor', 'goal', 'box', 'player', 'erase'];
 const CHAR_TOOL = { '#': 'wall', ' ': 'floor', '-': 'floor', _: 'floor', '.': 'goal', $: 'box', '@': 'player' };
 const MOVES = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
 
-let api = null; // from main.js: {parse, viewOf, formatLevel, play, save, share, status}
+let api = null; // from my-levels.js: {parse, viewOf, formatLevel, play, save, share, status}
 let board = null;
 const ed = {
   active: false,

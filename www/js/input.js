@@ -8,7 +8,7 @@
 // (`dragStart`, `dragMove`, `drop`); pressing anything else (or anywhere with Shift, Ctrl,
 // Alt or the middle button) and moving pans the view; two fingers pinch to zoom and pan;
 // the mouse wheel zooms about the pointer. No rules here: every action goes to the
-// handlers from main.js, which ask the wasm Session; zoom and pan are the Board's.
+// handlers from play.js, which ask the wasm Session; zoom and pan are the Board's.
 
 const MOVE_KEYS = {
   ArrowUp: 0, ArrowRight: 1, ArrowDown: 2, ArrowLeft: 3,

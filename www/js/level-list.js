@@ -1,6 +1,6 @@
 // level-list.js — the list of an open collection's levels: one button per level with its
 // number, title and size, invalid levels marked with their error, the current level
-// highlighted, solved levels ticked with their best scores. Pure DOM; main.js says what
+// highlighted, solved levels ticked with their best scores. Pure DOM; collection.js says what
 // to show and what a click does.
 
 export const levelTitle = (l, fallback) => l.title || fallback || `Level ${l.number}`;

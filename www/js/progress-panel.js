@@ -1,7 +1,7 @@
 // progress-panel.js — the Progress card: whether the level on the board was solved, its
 // best solutions (fewest moves, fewest pushes) with Replay, Copy and Optimize, its snapshots with
 // Restore and Delete, and the levels saved from the editor (My levels) with Play and
-// Delete. Pure DOM; main.js says what to show and what the buttons do.
+// Delete. Pure DOM; records.js and my-levels.js say what to show and what the buttons do.
 
 import { plural } from './level-list.js';
 

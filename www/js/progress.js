@@ -21,7 +21,7 @@ export const FILE_VERSION = 1;
 const MAX_NAME = 80;
 
 let data = null; // {levels: {key: record}}
-let checks = null; // from main.js: the wasm's checks
+let checks = null; // from records.js: the wasm's checks
 
 /**
  * A record: {xsb, title, solved, bestMoves, bestPushes, snapshots}; a best is

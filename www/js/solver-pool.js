@@ -11,7 +11,6 @@
 import { SolverClient } from './solver-client.js';
 
 export const MAX_WORKERS = 8;
-const DEFAULT_MIB = 512; // the wasm's default fast budget, when a request names none
 const MIB = 1024 * 1024;
 
 /**
@@ -28,8 +27,10 @@ export function workerCount(loc = location, nav = navigator) {
 const RANK = { limit: 0, cancelled: 1, error: 2 };
 
 export class SolverPool {
-  constructor(size) {
+  /** `size` workers; `defaultMiB`, the budget they share when a request names none (the wasm's pageMemory). */
+  constructor(size, defaultMiB) {
     this.clients = Array.from({ length: Math.max(1, size) }, () => new SolverClient());
+    this.defaultMiB = defaultMiB;
     this.run = null; // {resolve, onProgress, workers: [{lane, state, msg, end}], failed}
   }
 
@@ -73,7 +74,7 @@ export class SolverPool {
       this.settle(old, { type: 'cancelled' });
     }
     const opts = request.options ?? {};
-    const total = Math.max(1, Math.floor(Number(opts.memoryMiB) || DEFAULT_MIB));
+    const total = Math.max(1, Math.floor(Number(opts.memoryMiB) || this.defaultMiB));
     // Never more workers than MiB: each needs at least one, and the sum stays within the total.
     const n = Math.min(this.size, total);
     const each = Math.floor(total / n);

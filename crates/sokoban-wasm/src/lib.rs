@@ -209,6 +209,16 @@ struct Deadlock {
     kind: &'static str,
 }
 
+/// A position a move list passes through (see [`Session::push_points`]).
+#[derive(Serialize)]
+struct PushPoint {
+    at: usize,
+    player: usize,
+    boxes: Vec<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stand: Option<usize>,
+}
+
 /// A level being played: the rules engine with its history, plus path queries.
 #[wasm_bindgen]
 pub struct Session {
@@ -296,6 +306,34 @@ impl Session {
             }
         }
         Ok(out)
+    }
+
+    /// The positions a move list passes through from here, without playing it: this one,
+    /// then the one after each push, as `[{at, player, boxes, stand}]`: `at` the moves made
+    /// to get there, `player` and `boxes` (ascending) its squares, `stand` the square the
+    /// player makes the next push from (absent on the last). The page's Hint follows a kept
+    /// solution by them. Throws, as `checkLurd` does, when a move is blocked.
+    #[wasm_bindgen(js_name = pushPoints)]
+    pub fn push_points(&self, text: &str) -> Result<JsValue, JsValue> {
+        let moves = self.parse_moves(text)?;
+        let board = &self.level().board;
+        let mut p = self.game.position().clone();
+        let point = |p: &Position, at| PushPoint {
+            at,
+            player: p.player,
+            boxes: p.box_squares(),
+            stand: None,
+        };
+        let mut points = vec![point(&p, 0)];
+        for (i, m) in moves.iter().enumerate() {
+            let stand = p.player;
+            p.apply(board, m.dir);
+            if m.push {
+                points.last_mut().expect("the first point").stand = Some(stand);
+                points.push(point(&p, i + 1));
+            }
+        }
+        Ok(to_js(&points))
     }
 
     /// Boxes in a deadlock: `[{square, kind: "dead-square" | "frozen"}]`.
@@ -511,6 +549,22 @@ pub const DEFAULT_TABLE_MIB: usize = sokoban_solver::memory::PAGE_OPTIMAL_MIB;
 
 /// Default memory budget of the fast search in the browser (MiB).
 pub const DEFAULT_FAST_MIB: usize = sokoban_solver::memory::PAGE_FAST_MIB;
+
+#[derive(Serialize)]
+struct PageMemory {
+    #[serde(rename = "fastMiB")]
+    fast_mib: usize,
+    #[serde(rename = "tableMiB")]
+    table_mib: usize,
+}
+
+/// The page's default memory budgets in MiB, `{fastMiB, tableMiB}`: the fast search's
+/// (shared by the portfolio's workers) and the optimal search's table, from
+/// `sokoban_solver::memory`, which the CLI and `Options` read too.
+#[wasm_bindgen(js_name = pageMemory)]
+pub fn page_memory() -> JsValue {
+    to_js(&PageMemory { fast_mib: DEFAULT_FAST_MIB, table_mib: DEFAULT_TABLE_MIB })
+}
 
 /// The most memory an option may ask for (MiB); larger values are lowered to it.
 pub const MAX_MIB: usize = 3072;

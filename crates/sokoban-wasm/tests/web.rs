@@ -389,3 +389,38 @@ fn pull_mode_gives_a_forward_solution() {
     assert!(p.undo());
     assert!(p.forward_lurd().is_none());
 }
+
+#[wasm_bindgen_test]
+fn push_points_of_a_solution() {
+    let s = Session::new(ROOM).expect("level");
+    let points = js_sys::Array::from(&s.push_points("ullddrRurruLLL").expect("legal"));
+    // The start, then one position after each of the four pushes.
+    assert_eq!(points.length(), 5);
+    let squares = |p: &JsValue| -> Vec<f64> {
+        js_sys::Array::from(&get(p, "boxes")).iter().map(|x| x.as_f64().unwrap()).collect()
+    };
+    let (first, second, last) = (points.get(0), points.get(1), points.get(4));
+    assert_eq!(get(&first, "at").as_f64(), Some(0.0));
+    assert_eq!(get(&first, "player").as_f64(), Some(17.0));
+    assert_eq!(squares(&first), [11.0, 24.0]);
+    assert_eq!(get(&first, "stand").as_f64(), Some(23.0)); // (3,2), left of the box on (3,3)
+    assert_eq!(get(&second, "at").as_f64(), Some(7.0));
+    assert_eq!(get(&second, "player").as_f64(), Some(24.0));
+    assert_eq!(squares(&second), [11.0, 25.0]);
+    assert_eq!(get(&second, "stand").as_f64(), Some(12.0));
+    assert_eq!(get(&last, "at").as_f64(), Some(14.0));
+    assert_eq!(squares(&last), [8.0, 25.0]);
+    assert!(get(&last, "stand").is_undefined());
+    // Nothing is played, and a blocked move is an error.
+    assert_eq!(s.history_lurd(), "");
+    assert!(s.push_points("rrrr").is_err());
+}
+
+#[wasm_bindgen_test]
+fn page_memory_is_the_solver_crates() {
+    let m = sokoban_wasm::page_memory();
+    let fast = sokoban_solver::memory::PAGE_FAST_MIB as f64;
+    assert_eq!(get(&m, "fastMiB").as_f64(), Some(fast));
+    let table = sokoban_solver::memory::PAGE_OPTIMAL_MIB as f64;
+    assert_eq!(get(&m, "tableMiB").as_f64(), Some(table));
+}
