@@ -237,5 +237,8 @@ mod tests {
         assert_eq!(Experiments::parse("").unwrap(), Experiments::default());
         assert!(Experiments::parse("nosuch").unwrap_err().contains("nosuch"));
         assert!(Experiments::parse("scoredsharex").is_err());
+        let e = Experiments::parse("stall7,hfpulls9,nostall").unwrap();
+        assert_eq!((e.stall, e.hf_pulls, e.no_stall), (Some(7), Some(9), true));
+        assert!(Experiments::parse("stall").is_err());
     }
 }
