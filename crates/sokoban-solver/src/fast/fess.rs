@@ -115,16 +115,21 @@ pub struct Config {
     pub pocket_moves: bool,
 }
 
+impl Config {
+    /// The rules strategy's configuration: the one the others are written against.
+    pub const RULES: Config = Config {
+        alternate_best: true,
+        advisors: true,
+        scored: false,
+        corral_moves: false,
+        area_joiner: true,
+        pocket_moves: false,
+    };
+}
+
 impl Default for Config {
     fn default() -> Self {
-        Config {
-            alternate_best: true,
-            advisors: true,
-            scored: false,
-            corral_moves: false,
-            area_joiner: true,
-            pocket_moves: false,
-        }
+        Config::RULES
     }
 }
 

@@ -206,14 +206,7 @@ const PROBE_MOVES: u64 = 12_000;
 pub const STRATEGIES: [Strategy; 3] = [
     Strategy {
         name: "FESS rules",
-        config: Config {
-            alternate_best: true,
-            advisors: true,
-            scored: false,
-            corral_moves: false,
-            area_joiner: true,
-            pocket_moves: false,
-        },
+        config: Config::RULES,
         share: 5,
         limit: 0,
         greedy: false,
@@ -222,14 +215,7 @@ pub const STRATEGIES: [Strategy; 3] = [
     },
     Strategy {
         name: "FESS scored",
-        config: Config {
-            alternate_best: true,
-            advisors: true,
-            scored: true,
-            corral_moves: true,
-            area_joiner: true,
-            pocket_moves: true,
-        },
+        config: Config { scored: true, corral_moves: true, pocket_moves: true, ..Config::RULES },
         share: 10,
         limit: 0,
         greedy: false,
@@ -238,14 +224,7 @@ pub const STRATEGIES: [Strategy; 3] = [
     },
     Strategy {
         name: "FESS rules, no area joiner",
-        config: Config {
-            alternate_best: true,
-            advisors: true,
-            scored: false,
-            corral_moves: false,
-            area_joiner: false,
-            pocket_moves: false,
-        },
+        config: Config { area_joiner: false, ..Config::RULES },
         share: 1,
         limit: PROBE_MOVES,
         greedy: false,
