@@ -61,6 +61,16 @@ pub struct Experiments {
     /// Pulls of the HF stage's backward search before its HF search starts (`hfpullsN`).
     pub hf_pulls: Option<u64>,
     pub no_stall: bool,
+    /// The HF search ends once its best packed count has not risen for this many of its
+    /// moves, not after a fixed number of moves (`hfstallN`).
+    pub hf_stall: Option<u64>,
+    /// The HF search counts the boxes on its target squares in any order (`hfunordered`).
+    pub hf_unordered: bool,
+    /// The HF search ranks by fewer areas first (`hfregions`).
+    pub hf_regions: bool,
+    /// Boxes from which the HF stage starts at once in its Festival form (`manyN`;
+    /// `nomany`: never).
+    pub many_boxes: Option<Option<usize>>,
     /// The backward search from the start as a perimeter, instead of the HF stage (`back`).
     pub back_perimeter: bool,
     // The plan.
@@ -148,6 +158,8 @@ impl Experiments {
                 "nosupply" => &mut e.no_supply,
                 "trace" => &mut e.trace,
                 "nostall" => &mut e.no_stall,
+                "hfunordered" => &mut e.hf_unordered,
+                "hfregions" => &mut e.hf_regions,
                 _ => {
                     if let Some(k) = name.strip_prefix("pullevery") {
                         let k: u64 =
@@ -157,6 +169,15 @@ impl Experiments {
                         let k =
                             k.parse().map_err(|_| format!("'{name}': hfpulls takes a number"))?;
                         e.hf_pulls = Some(k);
+                    } else if name == "nomany" {
+                        e.many_boxes = Some(None);
+                    } else if let Some(k) = name.strip_prefix("many") {
+                        let k = k.parse().map_err(|_| format!("'{name}': many takes a number"))?;
+                        e.many_boxes = Some(Some(k));
+                    } else if let Some(k) = name.strip_prefix("hfstall") {
+                        let k =
+                            k.parse().map_err(|_| format!("'{name}': hfstall takes a number"))?;
+                        e.hf_stall = Some(k);
                     } else if let Some(k) = name.strip_prefix("stall") {
                         let k = k.parse().map_err(|_| format!("'{name}': stall takes a number"))?;
                         e.stall = Some(k);
@@ -240,5 +261,10 @@ mod tests {
         let e = Experiments::parse("stall7,hfpulls9,nostall").unwrap();
         assert_eq!((e.stall, e.hf_pulls, e.no_stall), (Some(7), Some(9), true));
         assert!(Experiments::parse("stall").is_err());
+        let e = Experiments::parse("many24,hfstall5,hfunordered,hfregions").unwrap();
+        assert_eq!((e.many_boxes, e.hf_stall), (Some(Some(24)), Some(5)));
+        assert!(e.hf_unordered && e.hf_regions);
+        assert_eq!(Experiments::parse("nomany").unwrap().many_boxes, Some(None));
+        assert!(Experiments::parse("manyx").is_err());
     }
 }

@@ -113,6 +113,8 @@ pub struct Config {
     /// test of that pocket (`Pockets::find`) before it is stored, not only once
     /// its subtree has grown (the scored strategy: see [`STRATEGIES`](super::STRATEGIES)).
     pub pocket_moves: bool,
+    /// The scored strategy ranks scores by fewer areas first ([`Score::regions_first`]).
+    pub regions_first: bool,
 }
 
 impl Config {
@@ -124,6 +126,7 @@ impl Config {
         corral_moves: false,
         area_joiner: true,
         pocket_moves: false,
+        regions_first: false,
     };
 }
 
@@ -336,7 +339,7 @@ impl Fess {
             order_moves: Vec::new(),
             order_keys: Vec::new(),
             mask_buf: Vec::new(),
-            scorer: Scorer::new(&a),
+            scorer: Scorer::new(&a, config.regions_first),
             cands: Vec::new(),
             scored_order: Vec::new(),
             order: Vec::new(),
@@ -843,7 +846,7 @@ impl Fess {
     /// its cell.
     fn prepare(&mut self, id: u32) {
         let scored = self.config.scored;
-        let (rank, n_adv, cell) = if scored {
+        let (rank, steps, n_adv, cell) = if scored {
             let (own, n_adv) = self.scored_moves(None);
             let parent = self.nodes[id as usize].parent;
             let mut best_past = own;
@@ -855,13 +858,13 @@ impl Fess {
             }
             self.nodes[id as usize].best_past = best_past;
             let cell = (best_past.cell_key(), score_rank(&best_past));
-            (score_rank(&own), n_adv, cell)
+            (score_rank(&own), own.packed, n_adv, cell)
         } else {
             let (f, n_adv) = self.ordered_moves();
             let r = features_rank(&f);
-            (r, n_adv, (f.key(), r))
+            (r, (u16::MAX - (r >> 48) as u16), n_adv, (f.key(), r))
         };
-        let packed = self.a.plan.goals_done(u16::MAX - (rank >> 48) as u16);
+        let packed = self.a.plan.goals_done(steps);
         if packed > self.stats.best_packed {
             self.stats.best_packed = packed;
         }
@@ -1462,6 +1465,12 @@ fn features_rank(f: &Features) -> u64 {
 /// The same from a score (scored strategy): more packed, fewer areas, fewer blocked
 /// passages, fewer out of plan.
 fn score_rank(s: &Score) -> u64 {
+    if s.regions_first {
+        return (s.regions as u64) << 48
+            | ((u16::MAX - s.packed) as u64) << 32
+            | (s.blocked_links as u64) << 16
+            | s.out_of_plan as u64;
+    }
     ((u16::MAX - s.packed) as u64) << 48
         | (s.regions as u64) << 32
         | (s.blocked_links as u64) << 16

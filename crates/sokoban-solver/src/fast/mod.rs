@@ -34,7 +34,7 @@ use std::sync::Arc;
 use back::{BackEvent, Backward};
 use board::Layout;
 pub use experiments::{lane_experiments, Experiments, Only, StopRule};
-use fess::{Fess, FessEvent, FessStats};
+use fess::{Config, Fess, FessEvent, FessStats};
 use greedy::Greedy;
 use plan::Plan;
 pub use schedule::{
@@ -56,6 +56,22 @@ const HF_PULLS: u64 = 600_000;
 /// 90 41 -> 47 s, 16 and 28 4 -> 7 s and 6 -> 11 s; 332 s in all instead of 362. With
 /// 300,000 Microban 153 (solved after 306,000 moves, 0.97 s) would pay the stage's start.
 const HF_AFTER: u64 = 400_000;
+/// Boxes from which a level searches as Festival's backward + HF strategies do, from the
+/// start: the backward search at one call in three, its HF search after `MANY_PULLS` pulls,
+/// counting the target in any order, areas first, going on while it comes nearer (`manyN`,
+/// `nomany`). With many boxes a packing order is rarely followed and every move scores
+/// every child, so `HF_AFTER` moves come too late (Sasquatch VI 34, 56 boxes: 36 s); Festival's
+/// packing-order strategy solves none of Sasquatch IV-VI's levels of 26 boxes or more, its
+/// backward + HF ones all ten (bench/festival-strategies.md). At 250,000 moves on every
+/// development level of 24 boxes or more: Sasquatch III 23, V 29 35 41, VI 33 34 solved
+/// (none before), Sasquatch I 50 lost, XSokoban's six the same (bench/decisions.md).
+const MANY_BOXES: Option<usize> = Some(24);
+/// Such a level's pulls before its HF search (Festival gives its backward phase a third of
+/// a strategy's time), and the moves without a rise after which its HF search ends
+/// (Sasquatch V 35: met the backward search after 18,587 HF moves, its count 36 of 37 since
+/// 12,000).
+const MANY_PULLS: u64 = 100_000;
+const HF_STALL: u64 = 100_000;
 /// Once the HF search runs, one call in this many is the backward search's, growing the
 /// perimeter every strategy may meet (one in three: XSokoban 90 four seconds slower).
 const HF_BACK_EVERY: u64 = 8;
@@ -201,6 +217,8 @@ struct Running {
     /// The HF search: its goals are not the level's (its solutions are none, and running
     /// out of moves proves nothing).
     hf: bool,
+    /// The HF search's watch on its best packed count, where it ends on a stall.
+    stall: Option<Stall>,
 }
 
 impl Running {
@@ -229,7 +247,8 @@ pub struct FastSearch {
     /// fewest floor areas, then the fewest boxes on goals (see [`HF`]) — and the backward
     /// search goes on growing (one call in `HF_BACK_EVERY`) as the perimeter every
     /// strategy meets, until the HF search has made its moves; then the second attempt
-    /// (`HF_ATTEMPTS`), with a backward search of its own.
+    /// (`HF_ATTEMPTS`), with a backward search of its own. A level of `MANY_BOXES` boxes
+    /// or more has the stage from the start, in its Festival form ([`HfMode`]).
     hf: HfStage,
     /// The start (compact squares) and the memory of the backward search and of the HF
     /// search.
@@ -240,6 +259,8 @@ pub struct FastSearch {
     /// When the HF stage begins (`HF_AFTER`) and the pulls before its search (`HF_PULLS`).
     hf_after: u64,
     hf_pulls: u64,
+    /// How the HF search counts, ranks and ends.
+    hf_mode: HfMode,
     /// HF searches started.
     hf_searches: u32,
     /// While the strategies have made fewer than `HF_AFTER` moves, the backward search's
@@ -277,6 +298,20 @@ impl Stall {
         }
         moves - self.since >= self.after
     }
+}
+
+/// How the HF search counts, ranks and ends (Festival's HF search: boxes on the target
+/// squares in any order, fewer floor areas first; it goes on while it comes nearer).
+#[derive(Clone, Copy, Debug)]
+struct HfMode {
+    /// Boxes on target squares counted in any order ([`Plan::unordered`]), not in the order
+    /// of a packing plan of the target.
+    unordered: bool,
+    /// Fewer floor areas ranked before more boxes on target ([`Config::regions_first`]).
+    regions_first: bool,
+    /// The search ends once its count has not risen for this many moves (`None`: after
+    /// `HF_MOVES`).
+    stall: Option<u64>,
 }
 
 /// Where the HF stage is.
@@ -351,9 +386,15 @@ impl FastSearch {
                     )))
                 };
                 let start_packed = fess.stats().best_packed;
-                Running { strategy, fess, full: false, start_packed, hf: false }
+                Running { strategy, fess, full: false, start_packed, hf: false, stall: None }
             })
             .collect();
+        let many = exp.many_boxes.unwrap_or(MANY_BOXES).is_some_and(|k| boxes.len() >= k);
+        let hf_mode = HfMode {
+            unordered: exp.hf_unordered || many,
+            regions_first: exp.hf_regions || many,
+            stall: exp.hf_stall.or(many.then_some(HF_STALL)),
+        };
         FastSearch {
             analysis,
             memory_limit,
@@ -368,10 +409,13 @@ impl FastSearch {
             back_share: 0,
             hf_share: 0,
             // Where the plan misleads, the backward search at once, at a small share.
-            hf_after: exp.hf_after.unwrap_or(if followable { HF_AFTER } else { 0 }),
-            pull_every: exp.pull_every.or((!followable).then_some(UNFOLLOWABLE_PULL_EVERY)),
+            hf_after: exp.hf_after.unwrap_or(if followable && !many { HF_AFTER } else { 0 }),
+            hf_mode,
+            pull_every: exp
+                .pull_every
+                .or((!followable && !many).then_some(UNFOLLOWABLE_PULL_EVERY)),
             stall: (!exp.no_stall).then(|| Stall::new(exp.stall.unwrap_or(STALL_MOVES))),
-            hf_pulls: exp.hf_pulls.unwrap_or(HF_PULLS),
+            hf_pulls: exp.hf_pulls.unwrap_or(if many { MANY_PULLS } else { HF_PULLS }),
             hf_searches: 0,
             trace,
             solved_by: None,
@@ -483,11 +527,18 @@ impl FastSearch {
             return self.end_hf_search();
         }
         let l2 = Layout::new(&b2, &p2);
-        let a2 = analyse(Arc::new(p2), Arc::new(l2), &self.boxes, &self.analysis.exp, true);
+        let exp = &self.analysis.exp;
+        let a2 = if self.hf_mode.unordered {
+            let plan = Arc::new(Plan::unordered(&p2, &self.boxes));
+            Arc::new(Analysis::new(Arc::new(p2), Arc::new(l2), plan, Arc::clone(exp)))
+        } else {
+            analyse(Arc::new(p2), Arc::new(l2), &self.boxes, exp, true)
+        };
         let learned = Learned::new(&a2.p);
+        let config = Config { regions_first: self.hf_mode.regions_first, ..HF.config };
         let fess = Engine::Fess(Box::new(Fess::new(
             a2,
-            HF.config,
+            config,
             self.player,
             &self.boxes,
             self.hf_share,
@@ -498,7 +549,8 @@ impl FastSearch {
             let picture = hf_target_picture(board, &b2);
             self.trace.push(format!("the HF search starts: {:?}\n{picture}", back.stats));
         }
-        self.runs.push(Running { strategy: HF, fess, full: false, start_packed, hf: true });
+        let stall = self.hf_mode.stall.map(Stall::new);
+        self.runs.push(Running { strategy: HF, fess, full: false, start_packed, hf: true, stall });
     }
 
     /// The problem searched.
@@ -621,7 +673,11 @@ impl FastSearch {
         let moves = (budget * run.strategy.share / max_share).max(1);
         let event = run.fess.run(moves, self.back.as_ref());
         let stats = run.fess.stats();
-        if run.strategy.limit > 0 && stats.generated >= run.strategy.limit {
+        if let Some(st) = run.stall.as_mut() {
+            if st.stalled(stats.best_packed, stats.generated) {
+                run.full = true; // the HF search no longer comes nearer its target
+            }
+        } else if run.strategy.limit > 0 && stats.generated >= run.strategy.limit {
             run.full = true; // a probe that has had its moves: no more turns
         }
         if run.strategy.idle > 0
@@ -893,6 +949,47 @@ mod tests {
         let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
         let seven = FastSearch::new(&level.board, p, player, &boxes, 64 << 20, &exp);
         assert_eq!(seven.stall.map(|s| s.after), Some(7));
+    }
+
+    fn search_with(xsb: &str, exp: &str) -> FastSearch {
+        let level = sokoban_core::format::parse_level(xsb).unwrap();
+        let p = Problem::new(&level.board);
+        let player = p.compact[level.start.player];
+        let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+        let exp = Arc::new(Experiments::parse(exp).unwrap());
+        FastSearch::new(&level.board, p, player, &boxes, 64 << 20, &exp)
+    }
+
+    /// A level with at least `MANY_BOXES` boxes searches as Festival's backward + HF
+    /// strategies from the start (`manyN` sets the count): the backward search at once at
+    /// one call in three, its HF search after `MANY_PULLS` pulls, counting the target in any
+    /// order, areas first, ending on a stall; its solution replays. Fewer boxes: the stage
+    /// as before.
+    #[test]
+    fn many_boxes_search_backward_and_hf_from_the_start() {
+        let boxes = sokoban_core::format::parse_level(ROOM).unwrap().start.box_squares().len();
+        let few = search_with(ROOM, &format!("many{}", boxes + 1));
+        assert_eq!(few.hf_after, HF_AFTER);
+        assert!(
+            !few.hf_mode.unordered && !few.hf_mode.regions_first && few.hf_mode.stall.is_none()
+        );
+        let mut many = search_with(ROOM, &format!("many{boxes},hfpulls50"));
+        assert_eq!((many.hf_after, many.pull_every, many.hf_pulls), (0, None, 50));
+        assert!(many.hf_mode.unordered && many.hf_mode.regions_first);
+        assert_eq!(many.hf_mode.stall, Some(HF_STALL));
+        let level = sokoban_core::format::parse_level(ROOM).unwrap();
+        let pushes = loop {
+            match many.run(1) {
+                FastEvent::Budget => {}
+                FastEvent::Solved(pushes) => break pushes,
+                other => panic!("{other:?}"),
+            }
+            // The stage is looked at every eighth call.
+            assert!(many.calls < 8 || many.hf != HfStage::Waiting, "the stage begins at once");
+        };
+        assert!(many.calls >= 8, "solved before the stage could begin: a larger level");
+        let solution = crate::build_solution(&level, many.problem(), &pushes).unwrap();
+        assert_eq!(solution.pushes, pushes.len());
     }
 
     /// The plan's picture says when its order cannot be followed from the start, and after

@@ -145,6 +145,19 @@ impl Plan {
         Self::from_steps(p, steps, relaxed)
     }
 
+    /// A plan without an order: every goal a cluster of its own, so that the packed count is
+    /// the number of goals holding a box and no box is out of plan (the HF search's target,
+    /// an imagined position reached in any order, as Festival counts it).
+    pub fn unordered(p: &Problem, start: &[u16]) -> Plan {
+        let mut plan = Self::from_order(p, distance_order(p, start), 0);
+        let ng = p.goals.len();
+        plan.per_cluster = true;
+        plan.cluster = (0..ng as u16).collect();
+        plan.rank = vec![0; ng];
+        plan.clusters = (0..ng as u16).map(|j| vec![j]).collect();
+        plan
+    }
+
     /// Number of goal clusters.
     pub fn cluster_count(&self) -> usize {
         self.clusters.len()
@@ -975,4 +988,34 @@ fn pull_search(
     cells.unblock(grid, i);
     reach.search_pulls(grid, cells, i, sides.unwrap_or_else(|| cells.free_sides(i)));
     cells.block(grid, i);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The unordered plan counts every goal holding a box, whichever it is, and puts no box
+    /// out of plan.
+    #[test]
+    fn the_unordered_plan_counts_goals_holding_a_box_in_any_order() {
+        let level =
+            sokoban_core::format::parse_level("#######\n#.$ $.#\n#  @  #\n#.$ $.#\n#######")
+                .unwrap();
+        let p = Problem::new(&level.board);
+        let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+        let plan = Plan::unordered(&p, &boxes);
+        let mut occupied = vec![false; p.n];
+        for (k, &g) in p.goals.iter().enumerate() {
+            occupied[g as usize] = true;
+            let on: Vec<u16> = p.goals[..=k].to_vec();
+            assert_eq!(plan.packing(&p, &occupied, on.iter().copied()), (k as u16 + 1, 0));
+            assert_eq!(plan.goals_done(k as u16 + 1), k as u16 + 1);
+        }
+        // Any one goal alone counts one.
+        for &g in p.goals.iter() {
+            let mut one = vec![false; p.n];
+            one[g as usize] = true;
+            assert_eq!(plan.packing(&p, &one, [g].into_iter()), (1, 0));
+        }
+    }
 }

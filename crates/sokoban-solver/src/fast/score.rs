@@ -29,6 +29,9 @@ pub struct Score {
     pub hotspots: u16,
     /// Summed pushes of the boxes to their nearest goals (smaller is better).
     pub dist: u32,
+    /// Ranked by fewer areas first, then more packed (the HF search's order, Festival's:
+    /// a target reached in any order needs the player everywhere more than one box more).
+    pub regions_first: bool,
 }
 
 /// [`Score::rank`]'s type: smaller is better.
@@ -38,6 +41,16 @@ impl Score {
     /// The order of scores: more packed, then fewer areas, fewer blocked passages, fewer
     /// out of plan, fewer hotspots, smaller distance (smaller rank is better).
     pub fn rank(&self) -> Rank {
+        if self.regions_first {
+            return (
+                Reverse(u16::MAX - self.regions),
+                u16::MAX - self.packed,
+                self.blocked_links,
+                self.hotspots,
+                self.out_of_plan,
+                self.dist,
+            );
+        }
         (
             Reverse(self.packed),
             self.regions,
@@ -62,6 +75,13 @@ impl Score {
     /// The rank in 32 bits (distance left out, parts clamped), for ordering moves.
     pub fn order_key(&self) -> u32 {
         let c = |x: u16| x.min(63) as u32;
+        if self.regions_first {
+            return c(self.regions) << 26
+                | (255 - self.packed.min(255) as u32) << 18
+                | c(self.blocked_links) << 12
+                | c(self.hotspots) << 6
+                | c(self.out_of_plan);
+        }
         (255 - self.packed.min(255) as u32) << 24
             | c(self.regions) << 18
             | c(self.blocked_links) << 12
@@ -92,10 +112,12 @@ pub struct Scorer {
     link_boxes: Vec<u16>,
     base_links: u16,
     base_dist: u32,
+    /// Scores ranked by areas first ([`Score::regions_first`]).
+    regions_first: bool,
 }
 
 impl Scorer {
-    pub fn new(a: &Analysis) -> Scorer {
+    pub fn new(a: &Analysis, regions_first: bool) -> Scorer {
         let p = &a.p;
         Scorer {
             label: vec![0; p.n],
@@ -110,6 +132,7 @@ impl Scorer {
             link_boxes: vec![0; a.rooms.links],
             base_links: 0,
             base_dist: 0,
+            regions_first,
         }
     }
 
@@ -142,6 +165,7 @@ impl Scorer {
                 .as_ref()
                 .map_or(0, |h| h.counts(p, &st.boxes, &mut self.hot_counts)),
             dist: self.base_dist,
+            regions_first: self.regions_first,
         }
     }
 
@@ -192,6 +216,7 @@ impl Scorer {
                 hot
             }),
             dist,
+            regions_first: self.regions_first,
         };
         (score, norm)
     }
@@ -313,4 +338,24 @@ fn labelled_areas(p: &Problem, occupied: &[bool], player: u16) -> (u16, u16) {
     let (mut label, mut stack, mut mins) = (vec![0; p.n], Vec::new(), Vec::new());
     let count = label_areas(p, occupied, &mut label, 1, &mut stack, |s| mins.push(s));
     (count as u16, mins[(label[player as usize] - 1) as usize])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Ranked areas first, a position the player can walk all over beats one with a box
+    /// more in place (the HF search); ranked as the plan's strategies rank, the other way.
+    #[test]
+    fn regions_first_puts_fewer_areas_before_more_packed() {
+        let one_area = Score { packed: 3, regions: 1, dist: 9, ..Score::default() };
+        let two_areas = Score { packed: 4, regions: 2, dist: 1, ..Score::default() };
+        assert!(two_areas.better(&one_area));
+        assert!(two_areas.order_key() < one_area.order_key());
+        let first = |s: Score| Score { regions_first: true, ..s };
+        assert!(first(one_area).better(&first(two_areas)));
+        assert!(first(one_area).order_key() < first(two_areas).order_key());
+        let more = Score { packed: 5, ..one_area };
+        assert!(first(more).better(&first(one_area)), "then more packed");
+    }
 }
