@@ -25,7 +25,9 @@ out="bench/runs/$(date +%Y-%m-%d)-$label"
 mkdir -p "$out"
 git rev-parse --short HEAD > "$out/build.txt" 2>/dev/null || true
 echo "${ARGS[*]}" > "$out/options.txt"
-for c in xsokoban-90 sasquatch-1 sasquatch-3 sasquatch-4 sasquatch-5 sasquatch-6 microban-1; do
+# COLLECTIONS picks some (e.g. one half per core, both into the same LABEL's folder).
+COLLECTIONS="${COLLECTIONS:-xsokoban-90 sasquatch-1 sasquatch-3 sasquatch-4 sasquatch-5 sasquatch-6 microban-1}"
+for c in $COLLECTIONS; do
     extra=()
     # XSokoban's figures are at 60 s (Festival's too): twice a timed run's limit.
     if [ "$c" = xsokoban-90 ]; then

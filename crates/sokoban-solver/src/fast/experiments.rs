@@ -68,6 +68,8 @@ pub struct Experiments {
     pub hf_unordered: bool,
     /// The HF search ranks by fewer areas first (`hfregions`).
     pub hf_regions: bool,
+    /// HF searches the stage makes, each with a backward search of its own (`hfattemptsN`).
+    pub hf_attempts: Option<u32>,
     /// Boxes from which the HF stage starts at once in its Festival form (`manyN`;
     /// `nomany`: never).
     pub many_boxes: Option<Option<usize>>,
@@ -169,6 +171,11 @@ impl Experiments {
                         let k =
                             k.parse().map_err(|_| format!("'{name}': hfpulls takes a number"))?;
                         e.hf_pulls = Some(k);
+                    } else if let Some(k) = name.strip_prefix("hfattempts") {
+                        let k = k
+                            .parse()
+                            .map_err(|_| format!("'{name}': hfattempts takes a number"))?;
+                        e.hf_attempts = Some(k);
                     } else if name == "nomany" {
                         e.many_boxes = Some(None);
                     } else if let Some(k) = name.strip_prefix("many") {
@@ -265,6 +272,7 @@ mod tests {
         assert_eq!((e.many_boxes, e.hf_stall), (Some(Some(24)), Some(5)));
         assert!(e.hf_unordered && e.hf_regions);
         assert_eq!(Experiments::parse("nomany").unwrap().many_boxes, Some(None));
+        assert_eq!(Experiments::parse("hfattempts4").unwrap().hf_attempts, Some(4));
         assert!(Experiments::parse("manyx").is_err());
     }
 }

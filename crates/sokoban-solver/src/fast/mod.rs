@@ -463,7 +463,7 @@ impl FastSearch {
     fn begin_backward(&mut self) {
         let (a, player, boxes, share) =
             (Arc::clone(&self.analysis), self.player, &self.boxes, self.back_share);
-        self.back = Some(if self.hf_searches == 0 {
+        self.back = Some(if self.hf_searches % 2 == 0 {
             Backward::new(a, player, boxes, share)
         } else {
             Backward::away(a, player, boxes, share)
@@ -490,7 +490,7 @@ impl FastSearch {
             self.runs.pop();
             self.turn %= self.runs.len();
         }
-        if self.hf_searches < HF_ATTEMPTS {
+        if self.hf_searches < self.analysis.exp.hf_attempts.unwrap_or(HF_ATTEMPTS) {
             self.begin_backward();
         } else {
             self.hf = HfStage::Off;
