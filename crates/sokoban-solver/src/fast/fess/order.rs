@@ -1,0 +1,440 @@
+//! The moves of a position of the feature space search and their order: generated (with
+//! the corral and stop rules), then nominated by the advisors (rules strategy) or scored
+//! child by child (scored strategy), and the ranks its cells are filed by.
+
+use std::sync::Arc;
+
+use super::Fess;
+use crate::analysis::problem::{Problem, NONE};
+use crate::fast::board::Move;
+use crate::fast::features::{parts_round, Features};
+use crate::fast::score::{Rank, Score};
+
+/// Moves of boxes next to two player areas or more that the area advisor tries.
+const AREA_TRIES: usize = 24;
+
+/// Number of advisors (rules strategy): packer (or approacher), area joiner, passage
+/// opener, out-of-plan remover.
+const ADVISORS: usize = 4;
+
+impl Fess {
+    /// The macro moves of the position in the state into `move_buf`: with a PI-corral, only
+    /// its barrier boxes' when the strategy uses the corral rule ([`Config::corral_moves`](super::Config::corral_moves)).
+    pub(super) fn generate_moves(&mut self) {
+        let a = Arc::clone(&self.a);
+        let p = &a.p;
+        self.move_buf.clear();
+        if self.config.corral_moves && self.dead.corral_boxes(p, &self.st, &mut self.corral_only) {
+            self.stats.corral_nodes += 1;
+            self.gen.generate_only(
+                p,
+                &a.layout,
+                &mut self.st,
+                &self.corral_only,
+                &mut self.move_buf,
+            );
+        } else {
+            self.gen.generate(p, &a.layout, &mut self.st, false, &mut self.move_buf);
+        }
+        if let Some(stops) = a.stops.as_ref().filter(|_| self.stops) {
+            self.stop_area.set_boxes(&self.st.boxes);
+            let (st, area) = (&mut self.st, &mut self.stop_area);
+            self.move_buf.retain(|m| {
+                let from = st.boxes[m.box_i as usize];
+                let player = p.nbr[m.to as usize][m.side as usize];
+                !stops.prunes(p, &mut st.occupied, area, from, m.to, player)
+            });
+        }
+    }
+
+    /// The scored strategy's moves of the position in the state, in the order they are
+    /// tried, into `order_moves` (with their children's order keys in `order_keys`), the
+    /// children seen before left out (with `mask`, the position's marks in `masks`, those
+    /// it marks instead: the same order again); returns the position's own score and how
+    /// many moves lead (the advisors' nominations).
+    pub(super) fn scored_moves(&mut self, mask: Option<usize>) -> (Score, u32) {
+        let a = Arc::clone(&self.a);
+        let p = &a.p;
+        let own = self.scorer.score_base(&a, &self.st);
+        self.generate_moves();
+        self.cands.clear();
+        self.mask_buf.clear();
+        self.mask_buf.resize(self.move_buf.len().div_ceil(64), 0);
+        for k in 0..self.move_buf.len() {
+            let m = self.move_buf[k];
+            if let Some(at) = mask {
+                if self.masks[at + k / 64] >> (k % 64) & 1 != 0 {
+                    continue;
+                }
+            }
+            let from = self.st.boxes[m.box_i as usize];
+            let player = p.nbr[m.to as usize][m.side as usize];
+            let (score, norm) =
+                self.scorer.score_move(&a, &mut self.st, from, m.to, m.groups, player);
+            if mask.is_none() {
+                let child_key = self.st.hash
+                    ^ p.z_box[from as usize]
+                    ^ p.z_box[m.to as usize]
+                    ^ p.z_player[norm as usize];
+                if self.seen.contains_key(&child_key) {
+                    self.mask_buf[k / 64] |= 1 << (k % 64);
+                    continue;
+                }
+            }
+            self.cands.push((m, score));
+        }
+        self.stats.scored += self.move_buf.len() as u64;
+        let n = self.cands.len();
+        let mut advised = [usize::MAX; 6];
+        if self.config.advisors && n > 0 {
+            advised[..5].copy_from_slice(&scored_advice(&own, &self.cands));
+        }
+        // With two moves or fewer, the best one weighs nothing (Festival's rule).
+        if n > 0 && n <= 2 && advised.iter().all(|&k| k == usize::MAX) {
+            advised[5] = (0..n).min_by_key(|&k| self.cands[k].1.rank()).unwrap_or(0);
+        }
+        self.scored_order.clear();
+        for (k, (m, sc)) in self.cands.iter().enumerate() {
+            let weight = !advised.contains(&k) as u32;
+            self.scored_order.push((weight, sc.rank(), m.pushes, k as u32));
+        }
+        self.scored_order.sort_unstable();
+        self.order_moves.clear();
+        self.order_keys.clear();
+        for &(_, _, _, k) in &self.scored_order {
+            let (m, sc) = &self.cands[k as usize];
+            self.order_moves.push(m.pack());
+            self.order_keys.push(sc.order_key());
+        }
+        let n_adv = advised.iter().filter(|&&k| k != usize::MAX).count() as u32;
+        (own, n_adv)
+    }
+
+    /// The moves of the position in the state, in the order they are tried, into
+    /// `order_moves`; returns its features and how many moves lead (the advisors'
+    /// nominations).
+    pub(super) fn ordered_moves(&mut self) -> (Features, u32) {
+        let a = Arc::clone(&self.a);
+        let p = &a.p;
+        let f = self.feats.features(p, &a.plan, &a.rooms, &self.st.boxes, &self.st.occupied);
+        self.generate_moves();
+        let n_moves = self.move_buf.len();
+        // Advisors: indices into move_buf.
+        let mut advised = [usize::MAX; ADVISORS];
+        if self.config.advisors && n_moves > 0 {
+            advised = self.advise(f); // finds the plan's next goals too
+        } else {
+            self.a.plan.next_goals(p, &self.st.occupied, &mut self.next_goals);
+        }
+        // The rest by how much closer they bring their box to a goal, then fewest pushes; a
+        // box taken off a packed goal last.
+        self.order.clear();
+        for (k, m) in self.move_buf.iter().enumerate() {
+            if advised.contains(&k) {
+                continue;
+            }
+            let from = self.st.boxes[m.box_i as usize];
+            let gain = a.nearest[m.to as usize] as i32 - a.nearest[from as usize] as i32;
+            let packed = self.is_packed(from) as i32;
+            let score = packed * 100_000 + gain * 256 + m.pushes.min(255) as i32;
+            self.order.push((score, k as u32));
+        }
+        self.order.sort_unstable();
+        self.order_moves.clear();
+        let mut n_adv = 0;
+        for &k in advised.iter().filter(|&&k| k != usize::MAX) {
+            self.order_moves.push(self.move_buf[k].pack());
+            n_adv += 1;
+        }
+        for &(_, k) in &self.order {
+            self.order_moves.push(self.move_buf[k as usize].pack());
+        }
+        (f, n_adv)
+    }
+
+    /// True when the box on `s` stands on a goal packed in plan order (after
+    /// `plan.next_goals` for the position).
+    pub(super) fn is_packed(&self, s: u16) -> bool {
+        self.a.plan.box_packed(s, self.a.goal_no[s as usize], &self.next_goals)
+    }
+
+    /// The advisors' nominations (indices into `move_buf`, `usize::MAX` for none): the
+    /// packer (or, when it has no move and nothing is packed, the approacher), the area
+    /// joiner, the passage opener, the out-of-plan remover.
+    pub(super) fn advise(&mut self, f: Features) -> [usize; ADVISORS] {
+        let a = Arc::clone(&self.a);
+        let p = &a.p;
+        let plan = &a.plan;
+        let mut out = [usize::MAX; ADVISORS];
+        plan.next_goals(p, &self.st.occupied, &mut self.next_goals);
+        // Packer: a box (not packed itself) onto the next goal of a cluster, fewest pushes.
+        self.mark_stamp += 1;
+        for t in plan.next_squares(p, &self.next_goals) {
+            self.mark[t as usize] = self.mark_stamp;
+        }
+        let mut best: Option<(u16, usize)> = None;
+        for (k, m) in self.move_buf.iter().enumerate() {
+            if self.mark[m.to as usize] == self.mark_stamp {
+                let from = self.st.boxes[m.box_i as usize];
+                if !self.is_packed(from) && best.is_none_or(|(pu, _)| m.pushes < pu) {
+                    best = Some((m.pushes, k));
+                }
+            }
+        }
+        if let Some((_, k)) = best {
+            out[0] = k;
+        } else if f.packed == 0 && !a.exp.no_approach {
+            // Approacher, while nothing is packed: no box reaches the first goal; the move
+            // that brings a box nearest to it (push distance on the empty board), nearer
+            // than the box was. XSokoban 39, where a box must be worked round a sealed
+            // pocket before the goal room can be entered, solved in 10 s (never without).
+            let next = plan.next_squares(p, &self.next_goals).next();
+            if let Some(j) = next.map(|t| a.goal_no[t as usize]).filter(|&j| j != NONE) {
+                let d = &p.dist[j as usize * p.n..(j as usize + 1) * p.n];
+                let boxes = &self.st.boxes;
+                let moves = self.move_buf.iter().map(|m| (boxes[m.box_i as usize], m.to, m.pushes));
+                if let Some(k) = approach(d, moves) {
+                    out[0] = k;
+                }
+            }
+        }
+        // Area joiner: of the boxes next to two areas or more, the move that leaves the
+        // fewest areas (fewer than now).
+        if f.regions > 1 && self.config.area_joiner && !a.exp.no_join {
+            out[1] = self.join_areas(f.regions);
+        }
+        // Passage opener: a box alone in a passage, moved off every passage.
+        if f.blocked_links > 0 && !a.exp.no_link {
+            self.feats.blocked_links(&a.rooms, &self.st.boxes);
+            let mut best: Option<(u16, usize)> = None;
+            for (k, m) in self.move_buf.iter().enumerate() {
+                let from = self.st.boxes[m.box_i as usize];
+                let l = a.rooms.link_of[from as usize];
+                if l == NONE || self.feats.boxes_on_link(l) != 1 {
+                    continue;
+                }
+                if a.rooms.link_of[m.to as usize] == NONE
+                    && best.is_none_or(|(pu, _)| m.pushes < pu)
+                {
+                    best = Some((m.pushes, k));
+                }
+            }
+            if let Some((_, k)) = best {
+                out[2] = k;
+            }
+        }
+        // Out-of-plan remover: a box out of plan (on a goal past its cluster's packed ones,
+        // or in the zone the next goals of the plan shut in), moved out of it.
+        if f.out_of_plan > 0 && !a.exp.no_out_of_plan {
+            let mut best: Option<(u16, usize)> = None;
+            for (k, m) in self.move_buf.iter().enumerate() {
+                let from = self.st.boxes[m.box_i as usize];
+                let (out_now, out_after) = if plan.per_cluster {
+                    let on = a.goal_no[from as usize] != NONE && !self.is_packed(from);
+                    (on, a.goal_no[m.to as usize] != NONE)
+                } else {
+                    (plan.out_of_plan_at(f.packed, from), plan.out_of_plan_at(f.packed, m.to))
+                };
+                if out_now && !out_after && best.is_none_or(|(pu, _)| m.pushes < pu) {
+                    best = Some((m.pushes, k));
+                }
+            }
+            if let Some((_, k)) = best {
+                out[3] = k;
+            }
+        }
+        // One nomination per move.
+        for i in 1..ADVISORS {
+            if out[..i].contains(&out[i]) {
+                out[i] = usize::MAX;
+            }
+        }
+        out
+    }
+
+    /// The area joiner's move (see [`Fess::advise`]), `usize::MAX` for none.
+    pub(super) fn join_areas(&mut self, regions: u16) -> usize {
+        let p = Arc::clone(&self.a.p);
+        // The labels of the areas are those of the feature computation just made.
+        self.order.clear();
+        for (k, m) in self.move_buf.iter().enumerate() {
+            let from = self.st.boxes[m.box_i as usize];
+            let mut labels = [u32::MAX; 4];
+            let mut distinct = 0;
+            for &t in &p.nbr[from as usize] {
+                if t == NONE {
+                    continue;
+                }
+                if let Some(l) = self.feats.area_of(t) {
+                    if !labels.contains(&l) {
+                        labels[distinct] = l;
+                        distinct += 1;
+                    }
+                }
+            }
+            if distinct >= 2 {
+                self.order.push((m.pushes as i32, k as u32));
+            }
+        }
+        self.order.sort_unstable();
+        self.order.truncate(AREA_TRIES);
+        let mut best: Option<(u16, usize)> = None;
+        for i in 0..self.order.len() {
+            let k = self.order[i].1 as usize;
+            let m = self.move_buf[k];
+            let from = self.st.boxes[m.box_i as usize];
+            let r = self.regions_after(&p, regions, from, m.to, m.groups);
+            if r < regions && best.is_none_or(|(br, _)| r < br) {
+                best = Some((r, k));
+            }
+        }
+        best.map_or(usize::MAX, |(_, k)| k)
+    }
+
+    /// The number of player areas after the box on `from` goes to `to`, from the count
+    /// `regions` (with its labels) of the position now: the areas around `from` merge;
+    /// `to` may cut its area in parts ([`parts_round`]: the ring round it, else the move's
+    /// side groups of `to`).
+    pub(super) fn regions_after(
+        &self,
+        p: &Problem,
+        regions: u16,
+        from: u16,
+        to: u16,
+        groups: u8,
+    ) -> u16 {
+        if from == to {
+            return regions; // the box came back, the player went round it
+        }
+        let r = self.regions_after_inner(p, regions, from, to, groups);
+        #[cfg(debug_assertions)]
+        {
+            let mut occ = self.st.occupied.clone();
+            occ[from as usize] = false;
+            occ[to as usize] = true;
+            let mut seen = vec![false; p.n];
+            let mut want = 0;
+            for s0 in 0..p.n {
+                if occ[s0] || seen[s0] {
+                    continue;
+                }
+                want += 1;
+                let mut stack = vec![s0 as u16];
+                seen[s0] = true;
+                while let Some(x) = stack.pop() {
+                    for &y in &p.nbr[x as usize] {
+                        if y != NONE && !occ[y as usize] && !seen[y as usize] {
+                            seen[y as usize] = true;
+                            stack.push(y);
+                        }
+                    }
+                }
+            }
+            debug_assert_eq!(r, want, "areas after moving {from} to {to}");
+        }
+        r
+    }
+
+    pub(super) fn regions_after_inner(
+        &self,
+        p: &Problem,
+        regions: u16,
+        from: u16,
+        to: u16,
+        groups: u8,
+    ) -> u16 {
+        let mut labels = [u32::MAX; 4];
+        let mut k = 0;
+        for &t in &p.nbr[from as usize] {
+            if t != NONE {
+                if let Some(l) = self.feats.area_of(t) {
+                    if !labels[..k].contains(&l) {
+                        labels[k] = l;
+                        k += 1;
+                    }
+                }
+            }
+        }
+        let mut r = regions as i32 + if k == 0 { 1 } else { 1 - k as i32 };
+        // Free after the move: not a box, or `from`; never `to`. Filling `to` may cut its
+        // area in parts (none where `to` was an area of its own).
+        let occ = &self.st.occupied;
+        let free = |s: u16| s != NONE && s != to && (s == from || !occ[s as usize]);
+        r += parts_round(p, to, free, groups) as i32 - 1;
+        r.max(1) as u16
+    }
+}
+
+/// The approacher's move (index into `moves`: box square, target square, pushes): the one
+/// that brings a box nearest to the goal whose push distances are `d`, nearer than the
+/// box was (fewest pushes among equals); `None` when no move brings a box nearer.
+pub(super) fn approach(d: &[u16], moves: impl Iterator<Item = (u16, u16, u16)>) -> Option<usize> {
+    let mut best: Option<(u16, u16, usize)> = None;
+    for (k, (from, to, pushes)) in moves.enumerate() {
+        let (df, dt) = (d[from as usize], d[to as usize]);
+        if dt < df && best.is_none_or(|(bd, bp, _)| (dt, pushes) < (bd, bp)) {
+            best = Some((dt, pushes, k));
+        }
+    }
+    best.map(|(_, _, k)| k)
+}
+
+/// A cell's or position's rank from its features (rules strategy): more packed, fewer out
+/// of plan, fewer areas, fewer blocked passages (smaller is better).
+pub(super) fn features_rank(f: &Features) -> u64 {
+    ((u16::MAX - f.packed) as u64) << 48
+        | (f.out_of_plan as u64) << 32
+        | (f.regions as u64) << 16
+        | f.blocked_links as u64
+}
+
+/// The same from a score (scored strategy): more packed, fewer areas, fewer blocked
+/// passages, fewer out of plan.
+pub(super) fn score_rank(s: &Score) -> u64 {
+    if s.regions_first {
+        return (s.regions as u64) << 48
+            | ((u16::MAX - s.packed) as u64) << 32
+            | (s.blocked_links as u64) << 16
+            | s.out_of_plan as u64;
+    }
+    ((u16::MAX - s.packed) as u64) << 48
+        | (s.regions as u64) << 32
+        | (s.blocked_links as u64) << 16
+        | s.out_of_plan as u64
+}
+
+/// The scored strategy's advisors (indices into `cands`, `usize::MAX` for none): the best
+/// child (by score) that packs more goals; of those that pack no fewer, the best with
+/// fewer player areas, fewer blocked passages, fewer hotspots, and fewer boxes out of plan
+/// without more areas or blocked passages.
+pub(super) fn scored_advice(own: &Score, cands: &[(Move, Score)]) -> [usize; 5] {
+    let mut out = [usize::MAX; 5];
+    let mut best: [Option<Rank>; 5] = [None; 5];
+    for (k, (_, s)) in cands.iter().enumerate() {
+        if s.packed < own.packed {
+            continue;
+        }
+        let wants = [
+            s.packed > own.packed,
+            s.regions < own.regions,
+            s.blocked_links < own.blocked_links,
+            s.hotspots < own.hotspots,
+            s.out_of_plan < own.out_of_plan
+                && s.regions <= own.regions
+                && s.blocked_links <= own.blocked_links,
+        ];
+        let r = s.rank();
+        for i in 0..5 {
+            if wants[i] && best[i].is_none_or(|b| r < b) {
+                best[i] = Some(r);
+                out[i] = k;
+            }
+        }
+    }
+    for i in 1..5 {
+        if out[..i].contains(&out[i]) {
+            out[i] = usize::MAX;
+        }
+    }
+    out
+}
