@@ -87,7 +87,7 @@ impl Fess {
     /// The boxes near the box just moved to `to` (side by side, corner to corner or two
     /// squares apart in a line, and so on from box to box), alone on the board: stuck? Then
     /// the position is dead, and the pattern is learned.
-    pub(super) fn local_stuck(&mut self, p: &Problem, to: u16) -> bool {
+    fn local_stuck(&mut self, p: &Problem, to: u16) -> bool {
         self.local.clear();
         self.local.push(to);
         self.local_taken[to as usize] = true;
@@ -141,7 +141,7 @@ impl Fess {
     /// The position in the state (flooded), its box just moved to `to`: does the move shut
     /// off an area beside the box whose pocket is stuck ([`Pockets::find`], at most
     /// [`POCKET_LIMIT`] positions)? No pattern is learned.
-    pub(super) fn pocket_beside_stuck(&mut self, p: &Problem, to: u16) -> bool {
+    fn pocket_beside_stuck(&mut self, p: &Problem, to: u16) -> bool {
         // The state's own flood is the player's area: no second flood.
         let st = &self.st;
         let (stats, mut learned) = (&mut self.stats, self.learned.borrow_mut());
@@ -240,7 +240,7 @@ impl Fess {
     /// boxes are stuck ([`Pockets::find`] over the whole board). (XSokoban 89: a box
     /// pushed beside a column that boxes close at both ends, none of which can ever leave
     /// it; the test near the move takes in more boxes and gives up.)
-    pub(super) fn pocket_stuck(&mut self, p: &Problem, boxes: &[u16], norm: u16) -> bool {
+    fn pocket_stuck(&mut self, p: &Problem, boxes: &[u16], norm: u16) -> bool {
         let occupied = self.flood_position(p, boxes, norm);
         let flood = &self.flood;
         let mut learned = self.learned.borrow_mut();
@@ -269,7 +269,7 @@ impl Fess {
 
     /// Mark node `id` dead, and every stored descendant of a dead node (in one pass:
     /// children come after their parents).
-    pub(super) fn mark_dead(&mut self, id: u32) {
+    fn mark_dead(&mut self, id: u32) {
         self.dead_node[id as usize] = true;
         for k in 1..self.nodes.len() {
             let parent = self.nodes[k].parent;

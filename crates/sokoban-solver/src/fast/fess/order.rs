@@ -20,7 +20,7 @@ const ADVISORS: usize = 4;
 impl Fess {
     /// The macro moves of the position in the state into `move_buf`: with a PI-corral, only
     /// its barrier boxes' when the strategy uses the corral rule ([`Config::corral_moves`](super::Config::corral_moves)).
-    pub(super) fn generate_moves(&mut self) {
+    fn generate_moves(&mut self) {
         let a = Arc::clone(&self.a);
         let p = &a.p;
         self.move_buf.clear();
@@ -154,14 +154,14 @@ impl Fess {
 
     /// True when the box on `s` stands on a goal packed in plan order (after
     /// `plan.next_goals` for the position).
-    pub(super) fn is_packed(&self, s: u16) -> bool {
+    fn is_packed(&self, s: u16) -> bool {
         self.a.plan.box_packed(s, self.a.goal_no[s as usize], &self.next_goals)
     }
 
     /// The advisors' nominations (indices into `move_buf`, `usize::MAX` for none): the
     /// packer (or, when it has no move and nothing is packed, the approacher), the area
     /// joiner, the passage opener, the out-of-plan remover.
-    pub(super) fn advise(&mut self, f: Features) -> [usize; ADVISORS] {
+    fn advise(&mut self, f: Features) -> [usize; ADVISORS] {
         let a = Arc::clone(&self.a);
         let p = &a.p;
         let plan = &a.plan;
@@ -253,7 +253,7 @@ impl Fess {
     }
 
     /// The area joiner's move (see [`Fess::advise`]), `usize::MAX` for none.
-    pub(super) fn join_areas(&mut self, regions: u16) -> usize {
+    fn join_areas(&mut self, regions: u16) -> usize {
         let p = Arc::clone(&self.a.p);
         // The labels of the areas are those of the feature computation just made.
         self.order.clear();
@@ -295,14 +295,7 @@ impl Fess {
     /// `regions` (with its labels) of the position now: the areas around `from` merge;
     /// `to` may cut its area in parts ([`parts_round`]: the ring round it, else the move's
     /// side groups of `to`).
-    pub(super) fn regions_after(
-        &self,
-        p: &Problem,
-        regions: u16,
-        from: u16,
-        to: u16,
-        groups: u8,
-    ) -> u16 {
+    fn regions_after(&self, p: &Problem, regions: u16, from: u16, to: u16, groups: u8) -> u16 {
         if from == to {
             return regions; // the box came back, the player went round it
         }
@@ -335,7 +328,7 @@ impl Fess {
         r
     }
 
-    pub(super) fn regions_after_inner(
+    fn regions_after_inner(
         &self,
         p: &Problem,
         regions: u16,
@@ -407,7 +400,7 @@ pub(super) fn score_rank(s: &Score) -> u64 {
 /// child (by score) that packs more goals; of those that pack no fewer, the best with
 /// fewer player areas, fewer blocked passages, fewer hotspots, and fewer boxes out of plan
 /// without more areas or blocked passages.
-pub(super) fn scored_advice(own: &Score, cands: &[(Move, Score)]) -> [usize; 5] {
+fn scored_advice(own: &Score, cands: &[(Move, Score)]) -> [usize; 5] {
     let mut out = [usize::MAX; 5];
     let mut best: [Option<Rank>; 5] = [None; 5];
     for (k, (_, s)) in cands.iter().enumerate() {
