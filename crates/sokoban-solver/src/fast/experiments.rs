@@ -163,40 +163,24 @@ impl Experiments {
                 "hfunordered" => &mut e.hf_unordered,
                 "hfregions" => &mut e.hf_regions,
                 _ => {
-                    if let Some(k) = name.strip_prefix("pullevery") {
-                        let k: u64 =
-                            k.parse().map_err(|_| format!("'{name}': pullevery takes a number"))?;
-                        e.pull_every = Some(k.max(1));
-                    } else if let Some(k) = name.strip_prefix("hfpulls") {
-                        let k =
-                            k.parse().map_err(|_| format!("'{name}': hfpulls takes a number"))?;
-                        e.hf_pulls = Some(k);
-                    } else if let Some(k) = name.strip_prefix("hfattempts") {
-                        let k = k
-                            .parse()
-                            .map_err(|_| format!("'{name}': hfattempts takes a number"))?;
-                        e.hf_attempts = Some(k);
+                    if let Some(k) = numbered::<u64>(name, "pullevery") {
+                        e.pull_every = Some(k?.max(1));
+                    } else if let Some(k) = numbered(name, "hfpulls") {
+                        e.hf_pulls = Some(k?);
+                    } else if let Some(k) = numbered(name, "hfattempts") {
+                        e.hf_attempts = Some(k?);
                     } else if name == "nomany" {
                         e.many_boxes = Some(None);
-                    } else if let Some(k) = name.strip_prefix("many") {
-                        let k = k.parse().map_err(|_| format!("'{name}': many takes a number"))?;
-                        e.many_boxes = Some(Some(k));
-                    } else if let Some(k) = name.strip_prefix("hfstall") {
-                        let k =
-                            k.parse().map_err(|_| format!("'{name}': hfstall takes a number"))?;
-                        e.hf_stall = Some(k);
-                    } else if let Some(k) = name.strip_prefix("stall") {
-                        let k = k.parse().map_err(|_| format!("'{name}': stall takes a number"))?;
-                        e.stall = Some(k);
-                    } else if let Some(k) = name.strip_prefix("hfafter") {
-                        let k =
-                            k.parse().map_err(|_| format!("'{name}': hfafter takes a number"))?;
-                        e.hf_after = Some(k);
-                    } else if let Some(k) = name.strip_prefix("scoredshare") {
-                        let k = k
-                            .parse()
-                            .map_err(|_| format!("'{name}': scoredshare takes a number"))?;
-                        e.scored_share = Some(k);
+                    } else if let Some(k) = numbered(name, "many") {
+                        e.many_boxes = Some(Some(k?));
+                    } else if let Some(k) = numbered(name, "hfstall") {
+                        e.hf_stall = Some(k?);
+                    } else if let Some(k) = numbered(name, "stall") {
+                        e.stall = Some(k?);
+                    } else if let Some(k) = numbered(name, "hfafter") {
+                        e.hf_after = Some(k?);
+                    } else if let Some(k) = numbered(name, "scoredshare") {
+                        e.scored_share = Some(k?);
                     } else if let Some(order) = name.strip_prefix("order=") {
                         e.order = Some(parse_order(order)?);
                     } else {
@@ -236,6 +220,12 @@ pub fn lane_experiments(k: usize, base: &Experiments) -> Experiments {
         0 => base.clone(),
         k => Experiments::parse(LANES[(k - 1) % LANES.len()]).expect("lane switches parse"),
     }
+}
+
+/// A switch named `prefix` and a number, as that number; `None` when `name` is not one.
+fn numbered<T: std::str::FromStr>(name: &str, prefix: &str) -> Option<Result<T, String>> {
+    let k = name.strip_prefix(prefix)?;
+    Some(k.parse().map_err(|_| format!("'{name}': {prefix} takes a number")))
 }
 
 /// `r:c;r:c;...` as (row, column) pairs.
