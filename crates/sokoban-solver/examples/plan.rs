@@ -32,6 +32,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let greedy = std::env::var_os("GREEDY").is_some();
         let t = std::time::Instant::now();
         let a = fast::analyse(Arc::new(p), Arc::new(layout), &start, &Arc::default(), !greedy);
+        let player = a.p.compact[level.start.player];
+        let (a, _) = fast::followed_plan(a, &start, player, &mut Vec::new());
         eprintln!("plan: {:?}", t.elapsed());
         let (p, plan) = (&a.p, &a.plan);
         let b = &level.board;
@@ -60,7 +62,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             rows[r][c] =
                 if level.start.has_box(b.square(r, c)) { mark.to_ascii_uppercase() } else { mark };
         }
-        let player = p.compact[level.start.player];
         let dead = plan.first_dead_prefix(p, &level.board, &start, player);
         println!(
             "level {} ({} goals, {} relaxed, {} parking steps, first dead prefix {})",

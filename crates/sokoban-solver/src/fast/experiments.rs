@@ -82,6 +82,9 @@ pub struct Experiments {
     pub plan_no_parking: bool,
     /// The greedy removals' plan instead of the packing search's (`nopacksearch`).
     pub no_packing_search: bool,
+    /// The packing search's plan even where it cannot be followed from the start and the
+    /// greedy removals' can (`packingplan`; see [`super::followed_plan`]).
+    pub packing_plan: bool,
     /// A packing order by hand: (row, column) of every goal once (`order=r:c;r:c;...`).
     pub order: Option<Vec<(usize, usize)>>,
     // Features and advisors.
@@ -149,6 +152,7 @@ impl Experiments {
                 "cluster" => &mut e.plan_per_cluster,
                 "noparksteps" => &mut e.plan_no_parking,
                 "nopacksearch" => &mut e.no_packing_search,
+                "packingplan" => &mut e.packing_plan,
                 "noapproach" => &mut e.no_approach,
                 "nojoin" => &mut e.no_join,
                 "nolink" => &mut e.no_link,

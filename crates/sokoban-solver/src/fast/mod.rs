@@ -38,8 +38,8 @@ use fess::{Config, Fess, FessEvent, FessStats};
 use greedy::Greedy;
 use plan::Plan;
 pub use schedule::{
-    analyse, packing_search_plan, strategy_names, Schedule, Strategy, GREEDY, HF, OTHER_PLAN,
-    SPRINT, STRATEGIES, STRATEGIES_PLAIN,
+    analyse, followed_plan, packing_search_plan, strategy_names, Schedule, Strategy, GREEDY, HF,
+    OTHER_PLAN, SPRINT, STRATEGIES, STRATEGIES_PLAIN,
 };
 use shared::{Analysis, Learned};
 use sokoban_core::Board;
@@ -805,6 +805,7 @@ pub fn plan_picture(level: &sokoban_core::Level) -> String {
     let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
     let player = p.compact[level.start.player];
     let analysis = analyse(Arc::new(p), layout, &boxes, &Arc::default(), true);
+    let (analysis, _) = followed_plan(analysis, &boxes, player, &mut Vec::new());
     let (p, plan) = (&analysis.p, &analysis.plan);
     let mut out = draw_plan(level, p, plan);
     if let Some(k) = plan.first_dead_prefix(p, board, &boxes, player) {
@@ -871,19 +872,18 @@ mod tests {
 #   #    #
 #########";
 
-    /// A generated level (`9x9-5-6`) whose plan keeps the box that starts on the goal at
-    /// the left there first: with it as a wall the boxes above can never come down, so its
-    /// plan cannot be followed ([`Plan::followable`]).
-    const KEPT_IN_THE_WAY: &str = "\
-#########
-#   #####
-# $ $ $ #
-# *     #
-#   #   #
-#  #### #
-#@$  ##.#
-#    ...#
-#########";
+    /// A generated level (`8x8-4-40`) whose plans, the packing search's and the greedy
+    /// removals', both fill first a goal of the top row that, filled, leaves the boxes where
+    /// they start unable to fill the rest: its plan cannot be followed ([`Plan::followable`]).
+    const NOT_FOLLOWABLE: &str = "\
+########
+# .... #
+#  ##  #
+#  ##$ #
+#    $ #
+# $ $###
+# @  ###
+########";
 
     fn search() -> FastSearch {
         search_of(ROOM)
@@ -901,7 +901,7 @@ mod tests {
     /// where its plan can be followed; the other strategies keep their own settings.
     #[test]
     fn the_rules_strategy_idles_out_only_on_a_plan_it_can_follow() {
-        for (xsb, followable) in [(ROOM, true), (KEPT_IN_THE_WAY, false)] {
+        for (xsb, followable) in [(ROOM, true), (NOT_FOLLOWABLE, false)] {
             let f = search_of(xsb);
             let level = sokoban_core::format::parse_level(xsb).unwrap();
             let p = f.problem();
@@ -992,12 +992,58 @@ mod tests {
         assert_eq!(solution.pushes, pushes.len());
     }
 
+    /// A generated level (`9x9-5-23`) whose packing search's plan fills the goal at the top
+    /// right first; with it filled, the boxes where they start can no longer fill the rest.
+    /// The greedy removals' plan can be followed.
+    const PACKING_PLAN_DEAD: &str = "\
+#########
+#    @  #
+# $##$$$#
+## ##   #
+##      #
+##   #. #
+# $  #..#
+# .  # .#
+#########";
+
+    /// Where the packing search's plan cannot be followed from the start and the greedy
+    /// removals' can, the search follows the greedy removals' (`packingplan` keeps the
+    /// other), and solves the level with it.
+    #[test]
+    fn the_greedy_removals_plan_is_followed_where_the_packing_searchs_cannot_be() {
+        let level = sokoban_core::format::parse_level(PACKING_PLAN_DEAD).unwrap();
+        let p = Problem::new(&level.board);
+        let layout = Arc::new(Layout::new(&level.board, &p));
+        let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+        let player = p.compact[level.start.player];
+        let packing = analyse(Arc::new(p), layout, &boxes, &Arc::default(), true);
+        let (p, board) = (&packing.p, &level.board);
+        assert!(!packing.plan.followable(p, board, &boxes, player));
+        let mut trace = Vec::new();
+        let (greedy, followable) = followed_plan(Arc::clone(&packing), &boxes, player, &mut trace);
+        assert!(followable && greedy.plan.order != packing.plan.order);
+        assert!(greedy.plan.followable(p, board, &boxes, player));
+        assert_eq!(trace.len(), 1);
+        assert_eq!(search_with(PACKING_PLAN_DEAD, "packingplan").plan().order, packing.plan.order);
+        let mut f = search_of(PACKING_PLAN_DEAD);
+        assert_eq!(f.plan().order, greedy.plan.order);
+        let pushes = loop {
+            match f.run(10_000) {
+                FastEvent::Budget => {}
+                FastEvent::Solved(pushes) => break pushes,
+                other => panic!("{other:?}"),
+            }
+        };
+        let solution = crate::build_solution(&level, f.problem(), &pushes).unwrap();
+        assert_eq!(solution.pushes, pushes.len());
+    }
+
     /// The plan's picture says when its order cannot be followed from the start, and after
     /// how many goals.
     #[test]
     fn plan_picture_tells_an_order_that_cannot_be_followed() {
         let picture = |xsb: &str| plan_picture(&sokoban_core::format::parse_level(xsb).unwrap());
-        let kept = picture(KEPT_IN_THE_WAY);
+        let kept = picture(NOT_FOLLOWABLE);
         assert!(
             kept.ends_with(
                 "the order cannot be followed from the start: once its first goal is filled, \
