@@ -31,9 +31,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // The fast search's plan; with GREEDY set, the greedy removals' plan.
         let greedy = std::env::var_os("GREEDY").is_some();
         let t = std::time::Instant::now();
-        let a = fast::analyse(Arc::new(p), Arc::new(layout), &start, &Arc::default(), !greedy);
+        let (a, kept) =
+            fast::analyse_both(Arc::new(p), Arc::new(layout), &start, &Arc::default(), !greedy);
         let player = a.p.compact[level.start.player];
-        let (a, _) = fast::followed_plan(a, &start, player, &mut Vec::new());
+        let (a, _) = fast::followed_plan(a, kept, &start, player, &mut Vec::new());
         eprintln!("plan: {:?}", t.elapsed());
         let (p, plan) = (&a.p, &a.plan);
         let b = &level.board;

@@ -38,8 +38,8 @@ use fess::{Config, Fess, FessEvent, FessStats};
 use greedy::Greedy;
 use plan::Plan;
 pub use schedule::{
-    analyse, followed_plan, packing_search_plan, strategy_names, Schedule, Strategy, GREEDY, HF,
-    OTHER_PLAN, SPRINT, STRATEGIES, STRATEGIES_PLAIN,
+    analyse, analyse_both, followed_plan, packing_search_plan, strategy_names, Schedule, Strategy,
+    GREEDY, HF, OTHER_PLAN, SPRINT, STRATEGIES, STRATEGIES_PLAIN,
 };
 use shared::{Analysis, Learned};
 use sokoban_core::Board;
@@ -804,11 +804,12 @@ pub fn plan_picture(level: &sokoban_core::Level) -> String {
     let layout = Arc::new(Layout::new(board, &p));
     let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
     let player = p.compact[level.start.player];
-    let analysis = analyse(Arc::new(p), layout, &boxes, &Arc::default(), true);
-    let (analysis, _) = followed_plan(analysis, &boxes, player, &mut Vec::new());
+    let (analysis, greedy) = analyse_both(Arc::new(p), layout, &boxes, &Arc::default(), true);
+    let (analysis, followable) = followed_plan(analysis, greedy, &boxes, player, &mut Vec::new());
     let (p, plan) = (&analysis.p, &analysis.plan);
     let mut out = draw_plan(level, p, plan);
-    if let Some(k) = plan.first_dead_prefix(p, board, &boxes, player) {
+    let dead = if followable { None } else { plan.first_dead_prefix(p, board, &boxes, player) };
+    if let Some(k) = dead {
         let goals = if k == 1 { "goal is".to_string() } else { format!("{k} goals are") };
         out.push_str(&format!(
             "the order cannot be followed from the start: once its first {goals} filled, \
@@ -1016,11 +1017,12 @@ mod tests {
         let layout = Arc::new(Layout::new(&level.board, &p));
         let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
         let player = p.compact[level.start.player];
-        let packing = analyse(Arc::new(p), layout, &boxes, &Arc::default(), true);
+        let (packing, kept) = analyse_both(Arc::new(p), layout, &boxes, &Arc::default(), true);
         let (p, board) = (&packing.p, &level.board);
         assert!(!packing.plan.followable(p, board, &boxes, player));
         let mut trace = Vec::new();
-        let (greedy, followable) = followed_plan(Arc::clone(&packing), &boxes, player, &mut trace);
+        let (greedy, followable) =
+            followed_plan(Arc::clone(&packing), kept, &boxes, player, &mut trace);
         assert!(followable && greedy.plan.order != packing.plan.order);
         assert!(greedy.plan.followable(p, board, &boxes, player));
         assert_eq!(trace.len(), 1);

@@ -71,7 +71,8 @@ impl Schedule {
         let hf = !use_back && !exp.no_hf && boxes.len() * p.n * p.n <= SCORED_MAX_WORK;
         let p = Arc::new(p);
         let exp = Arc::new(exp.clone());
-        let mut analysis = analyse(Arc::clone(&p), layout, boxes, &exp, !exp.no_packing_search);
+        let (mut analysis, greedy) =
+            analyse_both(Arc::clone(&p), layout, boxes, &exp, !exp.no_packing_search);
         if exp.plan_per_cluster {
             let mut plan = (*analysis.plan).clone();
             plan.per_cluster = true;
@@ -86,13 +87,7 @@ impl Schedule {
             analysis = Arc::new(analysis.with_plan(Plan::from_order(&p, order, 0)));
         }
         let followable;
-        (analysis, followable) =
-            if exp.order.is_some() || exp.plan_per_cluster || exp.plan_no_parking {
-                let f = analysis.plan.followable(&p, &analysis.layout.board, boxes, player);
-                (analysis, f)
-            } else {
-                followed_plan(analysis, boxes, player, &mut trace)
-            };
+        (analysis, followable) = followed_plan(analysis, greedy.clone(), boxes, player, &mut trace);
         let plan = &analysis.plan;
         // An idle stop only where the packed count can rise.
         if !followable {
@@ -147,7 +142,10 @@ impl Schedule {
         }
         // The scored strategy on a second plan where the first parks many boxes.
         if scored && analysis.plan.parking_steps() >= OTHER_PLAN_PARKING && !exp.no_other_plan {
-            let other = Plan::with_supply(&p, &analysis.layout, boxes, !exp.no_supply);
+            let other = greedy.map_or_else(
+                || Plan::with_supply(&p, &analysis.layout, boxes, !exp.no_supply),
+                |g| (*g).clone(),
+            );
             if other.order != analysis.plan.order {
                 planned.push((OTHER_PLAN, Arc::new(analysis.with_plan(other))));
             }
@@ -336,6 +334,18 @@ pub fn analyse(
     exp: &Arc<Experiments>,
     packing: bool,
 ) -> Arc<Analysis> {
+    analyse_both(p, layout, boxes, exp, packing).0
+}
+
+/// [`analyse`], and the greedy removals' plan where the packing search's took its place
+/// (`None`: the analysis holds it), so that [`followed_plan`] need not compute it again.
+pub fn analyse_both(
+    p: Arc<Problem>,
+    layout: Arc<Layout>,
+    boxes: &[u16],
+    exp: &Arc<Experiments>,
+    packing: bool,
+) -> (Arc<Analysis>, Option<Arc<Plan>>) {
     let mut plan = Plan::with_supply(&p, &layout, boxes, !exp.no_supply);
     plan.until = !exp.no_until;
     let fits = plan.analysed;
@@ -345,11 +355,12 @@ pub fn analyse(
             // The plan with fewer relaxed steps is the better founded: the greedy
             // removals' where the packing search relaxes more (Sasquatch 18: 1 against 0).
             if plan.relaxed <= analysis.plan.relaxed {
-                return Arc::new(analysis.with_plan(plan));
+                let greedy = Arc::clone(&analysis.plan);
+                return (Arc::new(analysis.with_plan(plan)), Some(greedy));
             }
         }
     }
-    analysis
+    (analysis, None)
 }
 
 /// The analysis with the plan a search from `player` and `boxes` follows, and whether it
@@ -359,9 +370,11 @@ pub fn analyse(
 /// start no way to the rest, which the dead-prefix test sees; the greedy removals check
 /// each removal against the boxes there are. Measured (one thread, 30 s a level, the 38
 /// development levels where it changes the plan): Sasquatch III 2, IV 34, 35, VI 16 and
-/// XSokoban 90 solved, III 48 and VI 39 lost (bench/decisions.md).
+/// XSokoban 90 solved, III 48 and VI 39 lost (bench/decisions.md). `greedy` is the
+/// greedy removals' plan from [`analyse_both`]; a plan the experiments set is kept.
 pub fn followed_plan(
     analysis: Arc<Analysis>,
+    greedy: Option<Arc<Plan>>,
     boxes: &[u16],
     player: u16,
     trace: &mut Vec<String>,
@@ -370,15 +383,15 @@ pub fn followed_plan(
     if analysis.plan.followable(p, board, boxes, player) {
         return (analysis, true);
     }
-    if exp.packing_plan || !analysis.plan.analysed {
+    let set = exp.order.is_some() || exp.plan_per_cluster || exp.plan_no_parking;
+    let Some(greedy) = greedy.filter(|_| !set && !exp.packing_plan) else {
         return (analysis, false);
-    }
-    let greedy = Plan::with_supply(p, &analysis.layout, boxes, !exp.no_supply);
+    };
     if greedy.order == analysis.plan.order || !greedy.followable(p, board, boxes, player) {
         return (analysis, false);
     }
     trace.push("the greedy removals' plan: the packing search's cannot be followed".into());
-    let a = Arc::new(analysis.with_plan(greedy));
+    let a = Arc::new(analysis.with_plan((*greedy).clone()));
     (a, true)
 }
 
