@@ -12,6 +12,7 @@ use sokoban_core::format;
 use sokoban_solver::analysis::problem::{Problem, NONE};
 use sokoban_solver::fast;
 use sokoban_solver::fast::board::Layout;
+use sokoban_solver::fast::experiments::Experiments;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
@@ -31,11 +32,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // The fast search's plan; with GREEDY set, the greedy removals' plan.
         let greedy = std::env::var_os("GREEDY").is_some();
         let t = std::time::Instant::now();
+        // With EXP set, the experiments it names (as `solve --experiments`).
+        let exp =
+            std::env::var("EXP").map_or(Ok(Default::default()), |e| Experiments::parse(&e))?;
         let (a, kept) =
-            fast::analyse_both(Arc::new(p), Arc::new(layout), &start, &Arc::default(), !greedy);
+            fast::analyse_both(Arc::new(p), Arc::new(layout), &start, &Arc::new(exp), !greedy);
         let player = a.p.compact[level.start.player];
-        let (a, _) = fast::followed_plan(a, kept, &start, player, &mut Vec::new());
-        eprintln!("plan: {:?}", t.elapsed());
+        let mut trace = Vec::new();
+        let (a, _) = fast::followed_plan(a, kept, &start, player, &mut trace);
+        eprintln!("plan: {:?} {}", t.elapsed(), trace.join("; "));
         let (p, plan) = (&a.p, &a.plan);
         let b = &level.board;
         let mut rows: Vec<Vec<char>> = (0..b.height())

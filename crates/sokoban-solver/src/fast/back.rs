@@ -21,16 +21,24 @@
 //! area; the square stays taken), positions are filed by the boxes still to place as well,
 //! and the pull that takes a box off weighs nothing. Its position nearest the end (fewest
 //! boxes to place, then fewest on goals) gives the plan ([`super::plan::Plan::from_pulls`]).
+//! The *supplied* packing search ([`Backward::packing_supplied`]) also drops every position
+//! whose goals still holding boxes, filled first, would leave the boxes where they start
+//! unable to fill the rest.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::sync::Arc;
 
 use super::board::{Move, MoveGen, State};
+use super::plan::PrefixSupply;
 use super::shared::Analysis;
 use crate::analysis::problem::{Keyed, Problem, INF_DIST, NONE};
 
 const NO_NODE: u32 = u32::MAX;
+
+/// Sets of goals the supplied packing search checks at most (each builds the problem of
+/// its walled board: about a millisecond on 300 squares).
+const SUPPLY_CHECKS: usize = 300;
 
 /// A stored backward position.
 #[derive(Clone, Copy, Debug)]
@@ -122,6 +130,11 @@ pub struct Backward {
     /// Scratch of [`Backward::regions`].
     region_seen: Vec<bool>,
     region_stack: Vec<u16>,
+    /// Packing search with the supply check ([`Backward::packing_supplied`]): the check,
+    /// its verdict per set of goals holding boxes (by key), and scratch.
+    supply: Option<PrefixSupply>,
+    supplied: HashMap<u64, bool, Keyed>,
+    walled: Vec<bool>,
     pub stats: BackStats,
 }
 
@@ -148,6 +161,55 @@ impl Backward {
     /// position nearest that, and [`Backward::pulls_to`] the pulls that reach it.
     pub fn packing(a: Arc<Analysis>, boxes: &[u16], memory_limit: usize) -> Backward {
         Self::with_removal(a, NONE, boxes, memory_limit, true, false)
+    }
+
+    /// [`Backward::packing`] in which a position is dropped when the goals still holding
+    /// boxes, filled first forward, would leave the boxes where they start (the player on
+    /// `player`) unable to fill the rest ([`PrefixSupply`]): its plan then passes the
+    /// dead-prefix test wherever it gets. The plain packing search takes the start boxes
+    /// off the board and cannot see that (Sasquatch III 13: its order is dead at 8 goals).
+    pub fn packing_supplied(
+        a: Arc<Analysis>,
+        boxes: &[u16],
+        player: u16,
+        memory_limit: usize,
+    ) -> Option<Backward> {
+        let supply = PrefixSupply::new(&a.p, &a.layout.board, boxes, player)?;
+        let mut b = Self::with_removal(a, NONE, boxes, memory_limit, true, false);
+        b.supply = Some(supply);
+        // The roots hold every goal: they pass; their pulls were ordered already.
+        Some(b)
+    }
+
+    /// False when the position in the state fails the supply check (see
+    /// [`Backward::packing_supplied`]); true without one.
+    fn supplied(&mut self) -> bool {
+        let Some(supply) = self.supply.as_mut() else { return true };
+        let p = &self.a.p;
+        let key = self
+            .st
+            .boxes
+            .iter()
+            .filter(|&&b| p.is_goal[b as usize])
+            .fold(0x5EED_u64, |k, &b| k ^ p.z_box[b as usize]);
+        if let Some(&ok) = self.supplied.get(&key) {
+            return ok;
+        }
+        // Past its budget a set not checked yet counts as failing: the search stays
+        // among the sets it knows can be followed.
+        if supply.checks >= SUPPLY_CHECKS {
+            return false;
+        }
+        self.walled.clear();
+        self.walled.resize(p.goals.len(), false);
+        for &b in &self.st.boxes {
+            if let Ok(j) = p.goals.binary_search(&b) {
+                self.walled[j] = true;
+            }
+        }
+        let ok = supply.passes(p, &self.walled);
+        self.supplied.insert(key, ok);
+        ok
     }
 
     fn with_removal(
@@ -215,6 +277,9 @@ impl Backward {
             order: Vec::new(),
             region_seen: Vec::new(),
             region_stack: Vec::new(),
+            supply: None,
+            supplied: HashMap::default(),
+            walled: Vec::new(),
             stats: BackStats { fewest_on_goals: nb as u16, ..BackStats::default() },
             a,
         };
@@ -386,6 +451,9 @@ impl Backward {
         let key = self.key();
         if self.seen.contains_key(&key) {
             self.stats.duplicates += 1;
+            return None;
+        }
+        if !self.supplied() {
             return None;
         }
         let id = self.store(parent, mv, weight);

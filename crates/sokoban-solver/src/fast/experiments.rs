@@ -85,6 +85,8 @@ pub struct Experiments {
     /// The packing search's plan even where it cannot be followed from the start and the
     /// greedy removals' can (`packingplan`; see [`super::followed_plan`]).
     pub packing_plan: bool,
+    /// Never the supplied packing search's plan (`nosupplied`; see [`super::followed_plan`]).
+    pub no_supplied_packing: bool,
     /// A packing order by hand: (row, column) of every goal once (`order=r:c;r:c;...`).
     pub order: Option<Vec<(usize, usize)>>,
     // Features and advisors.
@@ -153,6 +155,7 @@ impl Experiments {
                 "noparksteps" => &mut e.plan_no_parking,
                 "nopacksearch" => &mut e.no_packing_search,
                 "packingplan" => &mut e.packing_plan,
+                "nosupplied" => &mut e.no_supplied_packing,
                 "noapproach" => &mut e.no_approach,
                 "nojoin" => &mut e.no_join,
                 "nolink" => &mut e.no_link,

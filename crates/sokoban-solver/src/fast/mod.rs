@@ -38,8 +38,9 @@ use fess::{Config, Fess, FessEvent, FessStats};
 use greedy::Greedy;
 use plan::Plan;
 pub use schedule::{
-    analyse, analyse_both, followed_plan, packing_search_plan, strategy_names, Schedule, Strategy,
-    GREEDY, HF, OTHER_PLAN, SPRINT, STRATEGIES, STRATEGIES_PLAIN,
+    analyse, analyse_both, followed_plan, packing_search_plan, strategy_names,
+    supplied_packing_plan, Schedule, Strategy, GREEDY, HF, OTHER_PLAN, SPRINT, STRATEGIES,
+    STRATEGIES_PLAIN,
 };
 use shared::{Analysis, Learned};
 use sokoban_core::Board;
@@ -1012,12 +1013,7 @@ mod tests {
     /// other), and solves the level with it.
     #[test]
     fn the_greedy_removals_plan_is_followed_where_the_packing_searchs_cannot_be() {
-        let level = sokoban_core::format::parse_level(PACKING_PLAN_DEAD).unwrap();
-        let p = Problem::new(&level.board);
-        let layout = Arc::new(Layout::new(&level.board, &p));
-        let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
-        let player = p.compact[level.start.player];
-        let (packing, kept) = analyse_both(Arc::new(p), layout, &boxes, &Arc::default(), true);
+        let (level, boxes, player, packing, kept) = analysed(PACKING_PLAN_DEAD);
         let (p, board) = (&packing.p, &level.board);
         assert!(!packing.plan.followable(p, board, &boxes, player));
         let mut trace = Vec::new();
@@ -1027,8 +1023,28 @@ mod tests {
         assert!(greedy.plan.followable(p, board, &boxes, player));
         assert_eq!(trace.len(), 1);
         assert_eq!(search_with(PACKING_PLAN_DEAD, "packingplan").plan().order, packing.plan.order);
-        let mut f = search_of(PACKING_PLAN_DEAD);
+        let f = search_of(PACKING_PLAN_DEAD);
         assert_eq!(f.plan().order, greedy.plan.order);
+        solves_and_replays(&level, f);
+    }
+
+    /// The level of `xsb`, its boxes and player (compact squares), its analysis by
+    /// [`analyse_both`] and the greedy removals' plan that kept apart.
+    #[allow(clippy::type_complexity)]
+    fn analysed(
+        xsb: &str,
+    ) -> (sokoban_core::Level, Vec<u16>, u16, Arc<Analysis>, Option<Arc<Plan>>) {
+        let level = sokoban_core::format::parse_level(xsb).unwrap();
+        let p = Problem::new(&level.board);
+        let layout = Arc::new(Layout::new(&level.board, &p));
+        let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+        let player = p.compact[level.start.player];
+        let (packing, kept) = analyse_both(Arc::new(p), layout, &boxes, &Arc::default(), true);
+        (level, boxes, player, packing, kept)
+    }
+
+    /// The search runs until it solves the level, and its pushes replay.
+    fn solves_and_replays(level: &sokoban_core::Level, mut f: FastSearch) {
         let pushes = loop {
             match f.run(10_000) {
                 FastEvent::Budget => {}
@@ -1036,8 +1052,47 @@ mod tests {
                 other => panic!("{other:?}"),
             }
         };
-        let solution = crate::build_solution(&level, f.problem(), &pushes).unwrap();
+        let solution = crate::build_solution(level, f.problem(), &pushes).unwrap();
         assert_eq!(solution.pushes, pushes.len());
+    }
+
+    /// A generated level (`9x9-5-49`) where the packing search's plan and the greedy
+    /// removals' both fill goals first that leave the boxes where they start unable to fill
+    /// the rest; the packing search with the supply check finds an order that can be
+    /// followed.
+    const SUPPLIED_PLAN: &str = "\
+#########
+# ....  #
+#   .## #
+# $###  #
+##@## $ #
+##$#    #
+# $   $ #
+#       #
+#########";
+
+    /// Where neither the packing search's plan nor the greedy removals' can be followed from
+    /// the start, the search follows the supplied packing search's (`nosupplied` keeps the
+    /// packing search's), which can, and solves the level with it.
+    #[test]
+    fn the_supplied_packing_searchs_plan_is_followed_where_no_other_can_be() {
+        let (level, boxes, player, packing, kept) = analysed(SUPPLIED_PLAN);
+        let (p, board) = (&packing.p, &level.board);
+        assert!(!packing.plan.followable(p, board, &boxes, player));
+        let greedy = kept.as_deref().unwrap_or(&packing.plan);
+        assert!(!greedy.followable(p, board, &boxes, player));
+        let supplied = supplied_packing_plan(&packing, &boxes, player).expect("a plan");
+        assert!(supplied.followable(p, board, &boxes, player));
+        assert_ne!(supplied.order, packing.plan.order);
+        let mut trace = Vec::new();
+        let (followed, followable) =
+            followed_plan(Arc::clone(&packing), kept, &boxes, player, &mut trace);
+        assert!(followable && followed.plan.order == supplied.order, "{trace:?}");
+        assert!(trace[0].starts_with("the supplied packing search's plan"), "{trace:?}");
+        assert_eq!(search_with(SUPPLIED_PLAN, "nosupplied").plan().order, packing.plan.order);
+        let f = search_of(SUPPLIED_PLAN);
+        assert_eq!(f.plan().order, supplied.order);
+        solves_and_replays(&level, f);
     }
 
     /// The plan's picture says when its order cannot be followed from the start, and after

@@ -489,53 +489,102 @@ impl Plan {
         start: &[u16],
         player: u16,
     ) -> Option<Option<usize>> {
-        let mut reduced = crate::analysis::fixed::Reduced::new(board, p, 64 << 20)?;
-        let mut matcher = crate::analysis::matching::Matcher::default();
-        let (ng, nb) = (p.goals.len(), start.len());
-        let mut board_rows = vec![INF_DIST; nb * ng];
-        for (i, &b) in start.iter().enumerate() {
-            p.cost_row(b, p.player_class(b, player), &mut board_rows[i * ng..(i + 1) * ng]);
-        }
-        let mut walled = vec![false; ng];
-        let mut walls = Vec::with_capacity(ng);
-        let mut costs = vec![INF_DIST; nb * ng];
-        let mut row = vec![INF_DIST; ng];
-        for k in 1..ng {
-            let j = self.order[k - 1] as usize;
-            walled[j] = true;
-            walls.push(p.goals[j]);
-            let r = reduced.get(p, &walls);
-            let rp = r.compact[p.board_sq[player as usize]];
-            costs.fill(INF_DIST);
-            for (i, &b) in start.iter().enumerate() {
-                let rb = r.compact[p.board_sq[b as usize]];
-                if rb != NONE {
-                    let class = if rp == NONE { u8::MAX } else { r.player_class(rb, rp) };
-                    r.cost_row(rb, class, &mut row[..r.goals.len()]);
-                }
-                // The walled problem's goals are the goals not walled, in the same order.
-                let mut rj = 0;
-                for j in 0..ng {
-                    let c = &mut costs[i * ng + j];
-                    if walled[j] {
-                        *c = match rb {
-                            NONE if p.goals[j] == b => 0,
-                            NONE => INF_DIST,
-                            _ => board_rows[i * ng + j],
-                        };
-                    } else {
-                        if rb != NONE {
-                            *c = row[rj];
-                        }
-                        rj += 1;
-                    }
-                }
-            }
-            if !matcher.perfect(&costs, nb, ng) {
+        let mut check = PrefixSupply::new(p, board, start, player)?;
+        let mut walled = vec![false; p.goals.len()];
+        for k in 1..p.goals.len() {
+            walled[self.order[k - 1] as usize] = true;
+            if !check.passes(p, &walled) {
                 return Some(Some(k));
             }
         }
         Some(None)
+    }
+}
+
+/// The dead-prefix test of a set of goals filled first: with those goals walls and no other
+/// box moved, can the boxes where they start still fill every goal? A matching gives each
+/// goal of the set a box that reaches it on the board, and each other goal one that reaches
+/// it on the walled board from the player's side (push distances of the walled problem, as
+/// the search's own matching).
+pub(crate) struct PrefixSupply {
+    reduced: crate::analysis::fixed::Reduced,
+    matcher: crate::analysis::matching::Matcher,
+    start: Vec<u16>,
+    player: u16,
+    /// Per start box, the push distance to each goal on the board (from the player's side).
+    board_rows: Vec<u16>,
+    walls: Vec<u16>,
+    costs: Vec<u16>,
+    row: Vec<u16>,
+    /// Sets checked (each builds the problem of its walled board, unless cached).
+    pub checks: usize,
+}
+
+impl PrefixSupply {
+    /// The check for boxes on `start` and the player on `player`; `None` on boards too
+    /// large for walled problems.
+    pub(crate) fn new(
+        p: &Problem,
+        board: &sokoban_core::Board,
+        start: &[u16],
+        player: u16,
+    ) -> Option<PrefixSupply> {
+        let reduced = crate::analysis::fixed::Reduced::new(board, p, 64 << 20)?;
+        let ng = p.goals.len();
+        let mut board_rows = vec![INF_DIST; start.len() * ng];
+        for (i, &b) in start.iter().enumerate() {
+            p.cost_row(b, p.player_class(b, player), &mut board_rows[i * ng..(i + 1) * ng]);
+        }
+        Some(PrefixSupply {
+            reduced,
+            matcher: crate::analysis::matching::Matcher::default(),
+            start: start.to_vec(),
+            player,
+            board_rows,
+            walls: Vec::with_capacity(ng),
+            costs: vec![INF_DIST; start.len() * ng],
+            row: vec![INF_DIST; ng],
+            checks: 0,
+        })
+    }
+
+    /// True when, the goals `walled[j]` filled first, the boxes can still fill every goal.
+    pub(crate) fn passes(&mut self, p: &Problem, walled: &[bool]) -> bool {
+        self.checks += 1;
+        let (ng, nb) = (p.goals.len(), self.start.len());
+        self.walls.clear();
+        self.walls.extend((0..ng).filter(|&j| walled[j]).map(|j| p.goals[j]));
+        if self.walls.is_empty() || self.walls.len() == ng {
+            return true;
+        }
+        let r = self.reduced.get(p, &self.walls);
+        let rp = r.compact[p.board_sq[self.player as usize]];
+        self.costs.fill(INF_DIST);
+        for (i, &b) in self.start.iter().enumerate() {
+            let rb = r.compact[p.board_sq[b as usize]];
+            if rb != NONE {
+                let class = if rp == NONE { u8::MAX } else { r.player_class(rb, rp) };
+                r.cost_row(rb, class, &mut self.row[..r.goals.len()]);
+            }
+            // The walled problem's goals are the goals not walled, in the same order.
+            let mut rj = 0;
+            for j in 0..ng {
+                let c = &mut self.costs[i * ng + j];
+                if walled[j] {
+                    *c = match rb {
+                        NONE if p.goals[j] == b => 0,
+                        NONE => INF_DIST,
+                        _ => self.board_rows[i * ng + j],
+                    };
+                } else {
+                    if rb != NONE {
+                        *c = self.row[rj];
+                    }
+                    rj += 1;
+                }
+            }
+        }
+        self.matcher.perfect(&self.costs, nb, ng)
     }
 }
 

@@ -364,13 +364,18 @@ pub fn analyse_both(
 }
 
 /// The analysis with the plan a search from `player` and `boxes` follows, and whether it
-/// can be followed from the start ([`Plan::followable`]): its own, unless that cannot be
-/// followed and the greedy removals' can. The packing search pulls the boxes out with the
-/// start boxes off the board, so its order may fill goals that leave the boxes where they
-/// start no way to the rest, which the dead-prefix test sees; the greedy removals check
-/// each removal against the boxes there are. Measured (one thread, 30 s a level, the 38
-/// development levels where it changes the plan): Sasquatch III 2, IV 34, 35, VI 16 and
-/// XSokoban 90 solved, III 48 and VI 39 lost (bench/decisions.md). `greedy` is the
+/// can be followed from the start ([`Plan::followable`]): its own; where that cannot be
+/// followed, the greedy removals', else the supplied packing search's
+/// ([`supplied_packing_plan`]), whichever can. The packing search pulls the boxes out with
+/// the start boxes off the board, so its order may fill goals that leave the boxes where
+/// they start no way to the rest, which the dead-prefix test sees; the greedy removals
+/// check each removal against the boxes there are, the supplied packing search each set of
+/// goals it leaves filled. Measured (one thread, 30 s a level, the 38 development levels
+/// where the greedy removals' plan is taken): Sasquatch III 2, IV 34, 35, VI 16 and
+/// XSokoban 90 solved, III 48 and VI 39 lost. The supplied packing search's, where neither
+/// can (55 levels), at 1,000,000 moves a level: Sasquatch I 25, 33 and VI 35 solved, I 46
+/// lost; tried before the greedy removals', it loses XSokoban 90, III 2 and 38
+/// (bench/decisions.md). `greedy` is the
 /// greedy removals' plan from [`analyse_both`]; a plan the experiments set is kept.
 pub fn followed_plan(
     analysis: Arc<Analysis>,
@@ -384,26 +389,48 @@ pub fn followed_plan(
         return (analysis, true);
     }
     let set = exp.order.is_some() || exp.plan_per_cluster || exp.plan_no_parking;
-    let Some(greedy) = greedy.filter(|_| !set && !exp.packing_plan) else {
-        return (analysis, false);
-    };
-    if greedy.order == analysis.plan.order || !greedy.followable(p, board, boxes, player) {
+    if set || exp.packing_plan {
         return (analysis, false);
     }
-    trace.push("the greedy removals' plan: the packing search's cannot be followed".into());
-    let a = Arc::new(analysis.with_plan((*greedy).clone()));
+    let greedy = greedy.filter(|g| g.order != analysis.plan.order);
+    if let Some(g) = greedy.filter(|g| g.followable(p, board, boxes, player)) {
+        trace.push("the greedy removals' plan: the packing search's cannot be followed".into());
+        let a = Arc::new(analysis.with_plan((*g).clone()));
+        return (a, true);
+    }
+    if !analysis.plan.analysed || exp.no_packing_search || exp.no_supplied_packing {
+        return (analysis, false);
+    }
+    let supplied = supplied_packing_plan(&analysis, boxes, player)
+        .filter(|s| s.order != analysis.plan.order && s.followable(p, board, boxes, player));
+    let Some(plan) = supplied else { return (analysis, false) };
+    trace.push("the supplied packing search's plan: no other can be followed".into());
+    let a = Arc::new(analysis.with_plan(plan));
     (a, true)
 }
 
 /// Moves and bytes the packing search may use.
 const PACKING_MOVES: u64 = 200_000;
 const PACKING_MEMORY: usize = 64 << 20;
+/// Moves the supplied packing search may make (a second plan, tried where the first cannot
+/// be followed).
+const SUPPLIED_MOVES: u64 = 50_000;
 
 /// The plan of the packing search (Festival's; see [`Backward::packing`]) from the pulls
 /// to its best position; `None` when it stored no position.
 pub fn packing_search_plan(a: &Arc<Analysis>, boxes: &[u16]) -> Option<Plan> {
-    let mut back = Backward::packing(Arc::clone(a), boxes, PACKING_MEMORY);
-    let mut left = PACKING_MOVES;
+    run_packing(a, boxes, Backward::packing(Arc::clone(a), boxes, PACKING_MEMORY), PACKING_MOVES)
+}
+
+/// The plan of the packing search with the supply check ([`Backward::packing_supplied`]);
+/// `None` on boards too large for it.
+pub fn supplied_packing_plan(a: &Arc<Analysis>, boxes: &[u16], player: u16) -> Option<Plan> {
+    let back = Backward::packing_supplied(Arc::clone(a), boxes, player, PACKING_MEMORY)?;
+    run_packing(a, boxes, back, SUPPLIED_MOVES)
+}
+
+fn run_packing(a: &Arc<Analysis>, boxes: &[u16], mut back: Backward, moves: u64) -> Option<Plan> {
+    let mut left = moves;
     while left > 0 {
         let step = left.min(10_000);
         left -= step;
