@@ -429,6 +429,8 @@ pub fn supplied_packing_plan(a: &Arc<Analysis>, boxes: &[u16], player: u16) -> O
     run_packing(a, boxes, back, SUPPLIED_MOVES)
 }
 
+/// Run packing search `back` for up to `moves` moves; the plan of the pulls to its best
+/// position.
 fn run_packing(a: &Arc<Analysis>, boxes: &[u16], mut back: Backward, moves: u64) -> Option<Plan> {
     let mut left = moves;
     while left > 0 {
