@@ -164,21 +164,25 @@ impl Backward {
     }
 
     /// [`Backward::packing`] in which a position is dropped when the goals still holding
-    /// boxes, filled first forward, would leave the boxes where they start (the player on
-    /// `player`) unable to fill the rest ([`PrefixSupply`]): its plan then passes the
+    /// boxes, filled first forward, would leave the boxes where they start unable to fill
+    /// the rest (`supply`, made for these boxes and the player's start): its plan then passes the
     /// dead-prefix test wherever it gets. The plain packing search takes the start boxes
     /// off the board and cannot see that (Sasquatch III 13: its order is dead at 8 goals).
-    pub fn packing_supplied(
+    pub(crate) fn packing_supplied(
         a: Arc<Analysis>,
         boxes: &[u16],
-        player: u16,
+        supply: PrefixSupply,
         memory_limit: usize,
-    ) -> Option<Backward> {
-        let supply = PrefixSupply::new(&a.p, &a.layout.board, boxes, player)?;
+    ) -> Backward {
         let mut b = Self::with_removal(a, NONE, boxes, memory_limit, true, false);
         b.supply = Some(supply);
         // The roots hold every goal: they pass; their pulls were ordered already.
-        Some(b)
+        b
+    }
+
+    /// The supply check back, its walled problems kept (see [`Backward::packing_supplied`]).
+    pub(crate) fn take_supply(&mut self) -> Option<PrefixSupply> {
+        self.supply.take()
     }
 
     /// False when the position in the state fails the supply check (see
@@ -197,7 +201,7 @@ impl Backward {
         }
         // Past its budget a set not checked yet counts as failing: the search stays
         // among the sets it knows can be followed.
-        if supply.checks >= SUPPLY_CHECKS {
+        if self.supplied.len() >= SUPPLY_CHECKS {
             return false;
         }
         self.walled.clear();

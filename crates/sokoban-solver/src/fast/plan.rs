@@ -459,6 +459,12 @@ impl Plan {
         self.dead_prefix(p, board, start, player) == Some(None)
     }
 
+    /// [`Plan::followable`] with a check already made for the same start (its walled
+    /// problems are kept between plans).
+    pub(crate) fn followable_with(&self, p: &Problem, check: &mut PrefixSupply) -> bool {
+        self.dead_prefix_with(p, check).is_none()
+    }
+
     /// For studying plans: the fewest goals of the packing order (`k`, from 1) after which,
     /// those goals walls and no other box moved, the boxes on `start` can no longer fill
     /// every goal: no matching gives each of the first `k` goals a box that reaches it on
@@ -490,14 +496,16 @@ impl Plan {
         player: u16,
     ) -> Option<Option<usize>> {
         let mut check = PrefixSupply::new(p, board, start, player)?;
+        Some(self.dead_prefix_with(p, &mut check))
+    }
+
+    /// The fewest goals of the order that, filled first, fail `check`; `None`: none.
+    fn dead_prefix_with(&self, p: &Problem, check: &mut PrefixSupply) -> Option<usize> {
         let mut walled = vec![false; p.goals.len()];
-        for k in 1..p.goals.len() {
+        (1..p.goals.len()).find(|&k| {
             walled[self.order[k - 1] as usize] = true;
-            if !check.passes(p, &walled) {
-                return Some(Some(k));
-            }
-        }
-        Some(None)
+            !check.passes(p, &walled)
+        })
     }
 }
 
@@ -516,8 +524,6 @@ pub(crate) struct PrefixSupply {
     walls: Vec<u16>,
     costs: Vec<u16>,
     row: Vec<u16>,
-    /// Sets checked (each builds the problem of its walled board, unless cached).
-    pub checks: usize,
 }
 
 impl PrefixSupply {
@@ -544,13 +550,11 @@ impl PrefixSupply {
             walls: Vec::with_capacity(ng),
             costs: vec![INF_DIST; start.len() * ng],
             row: vec![INF_DIST; ng],
-            checks: 0,
         })
     }
 
     /// True when, the goals `walled[j]` filled first, the boxes can still fill every goal.
     pub(crate) fn passes(&mut self, p: &Problem, walled: &[bool]) -> bool {
-        self.checks += 1;
         let (ng, nb) = (p.goals.len(), self.start.len());
         self.walls.clear();
         self.walls.extend((0..ng).filter(|&j| walled[j]).map(|j| p.goals[j]));

@@ -9,7 +9,7 @@ use sokoban_core::Board;
 use super::back::{BackEvent, Backward};
 use super::board::Layout;
 use super::fess::Config;
-use super::plan::Plan;
+use super::plan::{Plan, PrefixSupply};
 use super::shared::Analysis;
 use super::{Experiments, Only};
 use crate::analysis::problem::Problem;
@@ -385,7 +385,11 @@ pub fn followed_plan(
     trace: &mut Vec<String>,
 ) -> (Arc<Analysis>, bool) {
     let (p, exp, board) = (&analysis.p, &analysis.exp, &analysis.layout.board);
-    if analysis.plan.followable(p, board, boxes, player) {
+    // One check for every plan tried: their walled problems are built once.
+    let Some(mut check) = PrefixSupply::new(p, board, boxes, player) else {
+        return (analysis, false);
+    };
+    if analysis.plan.followable_with(p, &mut check) {
         return (analysis, true);
     }
     let set = exp.order.is_some() || exp.plan_per_cluster || exp.plan_no_parking;
@@ -393,7 +397,7 @@ pub fn followed_plan(
         return (analysis, false);
     }
     let greedy = greedy.filter(|g| g.order != analysis.plan.order);
-    if let Some(g) = greedy.filter(|g| g.followable(p, board, boxes, player)) {
+    if let Some(g) = greedy.filter(|g| g.followable_with(p, &mut check)) {
         trace.push("the greedy removals' plan: the packing search's cannot be followed".into());
         let a = Arc::new(analysis.with_plan((*g).clone()));
         return (a, true);
@@ -401,8 +405,9 @@ pub fn followed_plan(
     if !analysis.plan.analysed || exp.no_packing_search || exp.no_supplied_packing {
         return (analysis, false);
     }
-    let supplied = supplied_packing_plan(&analysis, boxes, player)
-        .filter(|s| s.order != analysis.plan.order && s.followable(p, board, boxes, player));
+    let (supplied, mut check) = supplied_plan_with(&analysis, boxes, check);
+    let supplied =
+        supplied.filter(|s| s.order != analysis.plan.order && s.followable_with(p, &mut check));
     let Some(plan) = supplied else { return (analysis, false) };
     trace.push("the supplied packing search's plan: no other can be followed".into());
     let a = Arc::new(analysis.with_plan(plan));
@@ -419,19 +424,31 @@ const SUPPLIED_MOVES: u64 = 50_000;
 /// The plan of the packing search (Festival's; see [`Backward::packing`]) from the pulls
 /// to its best position; `None` when it stored no position.
 pub fn packing_search_plan(a: &Arc<Analysis>, boxes: &[u16]) -> Option<Plan> {
-    run_packing(a, boxes, Backward::packing(Arc::clone(a), boxes, PACKING_MEMORY), PACKING_MOVES)
+    let mut back = Backward::packing(Arc::clone(a), boxes, PACKING_MEMORY);
+    run_packing(a, boxes, &mut back, PACKING_MOVES)
 }
 
 /// The plan of the packing search with the supply check ([`Backward::packing_supplied`]);
 /// `None` on boards too large for it.
 pub fn supplied_packing_plan(a: &Arc<Analysis>, boxes: &[u16], player: u16) -> Option<Plan> {
-    let back = Backward::packing_supplied(Arc::clone(a), boxes, player, PACKING_MEMORY)?;
-    run_packing(a, boxes, back, SUPPLIED_MOVES)
+    let check = PrefixSupply::new(&a.p, &a.layout.board, boxes, player)?;
+    supplied_plan_with(a, boxes, check).0
+}
+
+/// [`supplied_packing_plan`] with the check `check`, given back with its walled problems.
+fn supplied_plan_with(
+    a: &Arc<Analysis>,
+    boxes: &[u16],
+    check: PrefixSupply,
+) -> (Option<Plan>, PrefixSupply) {
+    let mut back = Backward::packing_supplied(Arc::clone(a), boxes, check, PACKING_MEMORY);
+    let plan = run_packing(a, boxes, &mut back, SUPPLIED_MOVES);
+    (plan, back.take_supply().expect("the search holds its check"))
 }
 
 /// Run packing search `back` for up to `moves` moves; the plan of the pulls to its best
 /// position.
-fn run_packing(a: &Arc<Analysis>, boxes: &[u16], mut back: Backward, moves: u64) -> Option<Plan> {
+fn run_packing(a: &Arc<Analysis>, boxes: &[u16], back: &mut Backward, moves: u64) -> Option<Plan> {
     let mut left = moves;
     while left > 0 {
         let step = left.min(10_000);
