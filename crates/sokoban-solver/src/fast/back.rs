@@ -165,9 +165,10 @@ impl Backward {
 
     /// [`Backward::packing`] in which a position is dropped when the goals still holding
     /// boxes, filled first forward, would leave the boxes where they start unable to fill
-    /// the rest (`supply`, made for these boxes and the player's start): its plan then passes the
-    /// dead-prefix test wherever it gets. The plain packing search takes the start boxes
-    /// off the board and cannot see that (Sasquatch III 13: its order is dead at 8 goals).
+    /// the rest (`supply`, made for these boxes and the player's start): its plan then
+    /// passes the dead-prefix test wherever it gets. The plain packing search takes the
+    /// start boxes off the board and cannot see that (Sasquatch III 13: its order is dead
+    /// at 8 goals).
     pub(crate) fn packing_supplied(
         a: Arc<Analysis>,
         boxes: &[u16],
