@@ -48,9 +48,11 @@ test('Optimize makes a wasteful solution shorter: it becomes the best and replay
   // The solution on the board.
   await page.locator('#optimize').click();
   await ended(page);
-  assert.match(await page.textContent('#opt-state'), /Done after .*: 40 moves, 6 pushes → 14 moves, 4 pushes, now your best/);
+  assert.match(await page.textContent('#opt-state'), /Done after .*: 40 moves, 6 pushes → 14 moves, 4 pushes, now your best\. Proved optimal: no solution has fewer moves\./);
   assert.equal(await page.textContent('#opt-moves'), '40 → 14');
   assert.equal(await page.textContent('#opt-pushes'), '6 → 4');
+  assert.equal(await page.textContent('#opt-lines'), '4 → 2');
+  assert.equal(await page.textContent('#opt-changes'), '2');
   assert.match(await page.textContent('#status'), /Optimize: a new best \(fewest moves and pushes\): 14 moves, 4 pushes/);
   assert.match(await page.textContent('#pg-best'), /Fewest moves and pushes: 14 moves, 4 pushes/);
   const r = await best(page);

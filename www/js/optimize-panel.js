@@ -1,5 +1,5 @@
 // optimize-panel.js — the optimizer's read-out in the Solver card: moves and pushes now
-// against the start, the method (building the vicinity of the solution, or searching it),
+// against the start (and box lines and changes, its tie-breakers), the method (building the vicinity of the solution, or searching it),
 // how much of the solution it has gone through, elapsed time and memory; and a chart of
 // moves and pushes over time. Why that chart: the optimizer's result is the two counts,
 // and how they fell says whether waiting longer is worth it (a line that has been flat a
@@ -15,7 +15,7 @@ const PUSHES = '#d98a2b';
 const LABEL = 'rgba(127, 127, 127, 0.9)';
 
 export class OptimizePanel {
-  /** `els`: {state, stats, moves, pushes, method, done, time, memory, chart}. */
+  /** `els`: {state, stats, moves, pushes, lines, changes, method, done, time, memory, chart}. */
   constructor(els) {
     this.els = els;
     this.reset();
@@ -28,7 +28,7 @@ export class OptimizePanel {
     this.count = 0;
     const e = this.els;
     e.stats.dataset.progress = '0';
-    for (const k of ['moves', 'pushes', 'method', 'done', 'time', 'memory']) {
+    for (const k of ['moves', 'pushes', 'lines', 'changes', 'method', 'done', 'time', 'memory']) {
       e[k].textContent = '–';
       e[k].removeAttribute('title');
       delete e[k].dataset.gain;
@@ -52,14 +52,23 @@ export class OptimizePanel {
     e.pushes.title = `${m.startPushes - m.pushes} fewer than the ${m.startPushes} it started with`;
     e.moves.dataset.gain = String(m.startMoves - m.moves);
     e.pushes.dataset.gain = String(m.startPushes - m.pushes);
+    // The tie-breakers: straight runs of one box's pushes, and switches to another box.
+    e.lines.textContent = change(m.startBoxLines, m.boxLines);
+    e.changes.textContent = change(m.startBoxChanges, m.boxChanges);
+    e.lines.title = 'Box lines: straight runs of pushes of one box in one direction (fewer breaks a tie in moves and pushes)';
+    e.changes.title = 'Box changes: how often the player starts pushing another box (fewer breaks a tie after box lines)';
     e.method.textContent = methodText(m);
     e.method.title = m.method === 'vicinity-build'
       ? `Collecting the box placements near the solution: ${m.boxes === 1 ? 'one box' : `${m.boxes} boxes at once`} on any of the ${m.nearest} squares nearest to it (${m.placements.toLocaleString('en')} so far)`
-      : `Looking for the shortest solution through the ${m.placements.toLocaleString('en')} box placements near it; ${m.gains} round${m.gains === 1 ? '' : 's'} with a gain so far`;
+      : m.method === 'global'
+        ? 'Nothing shorter near the solution: looking anywhere, through every box placement that could still beat the best. If it goes through all within its memory, the best is proved optimal'
+        : `Looking for the shortest solution through the ${m.placements.toLocaleString('en')} box placements near it; ${m.gains} round${m.gains === 1 ? '' : 's'} with a gain so far`;
     e.done.textContent = `${Math.floor(100 * m.done)}%`;
     e.done.title = m.method === 'vicinity-build'
       ? 'How much of the solution the vicinity has been built along'
-      : 'How far along the solution the search has come';
+      : m.method === 'global'
+        ? "How far the global search's lower bound has risen from the start towards the best's length"
+        : 'How far along the solution the search has come';
     e.time.textContent = fmtTime(m.elapsedMs);
     e.memory.textContent = `${fmtMiB(m.memoryBytes).replace(' MiB', '')} / ${Math.round(m.memoryLimit / 1048576)} MiB`;
     e.memory.title = 'Memory the optimizer holds, of its budget (Solver options)';
@@ -88,10 +97,11 @@ function change(start, now) {
   return now < start ? `${start} → ${now}` : String(now);
 }
 
-/** The vicinity search's phase: building it (boxes moved at once × the nearest squares
- *  each may take), or searching it. */
+/** The optimizer's phase: building the vicinity (boxes moved at once × the nearest squares
+ *  each may take), searching it, or the global search. */
 function methodText(m) {
   if (m.method === 'vicinity-build') return `vicinity: ${m.boxes} box${m.boxes === 1 ? '' : 'es'} × ${m.nearest} squares`;
+  if (m.method === 'global') return 'global search';
   return 'vicinity: searching';
 }
 

@@ -205,8 +205,11 @@ function endText(r, m) {
   const gain = gained(r) ? `${from} → ${score(r.best)}` : '';
   const more = m.memoryFull ? ' Its memory was full: more memory (Solver options) may find more.' : '';
   switch (m.type) {
-    case 'finished':
-      return `Done${after}: ${gain ? `${gain}, now your best.` : `nothing shorter is near this solution (${from}).`}${more}`;
+    case 'finished': {
+      // The global search went through every placement that could beat the best.
+      const proof = m.optimal ? ` Proved optimal: no solution has fewer ${r.metric === 'pushes' ? 'pushes' : 'moves'}.` : '';
+      return `Done${after}: ${gain ? `${gain}, now your best.` : m.optimal ? `this solution (${from}) is already the shortest.` : `nothing shorter is near this solution (${from}).`}${gain ? proof : ''}${more}`;
+    }
     case 'limit':
       return `Stopped at the ${m.limit === 'nodes' ? 'work' : 'time'} limit${after}: ${gain ? `${gain}, now your best.` : `nothing shorter found than ${from}.`}${more}`;
     default: {
@@ -229,6 +232,8 @@ export function initOptimize(pageApi) {
     stats: $('opt-stats'),
     moves: $('opt-moves'),
     pushes: $('opt-pushes'),
+    lines: $('opt-lines'),
+    changes: $('opt-changes'),
     method: $('opt-method'),
     done: $('opt-progress'),
     time: $('opt-time'),

@@ -19,20 +19,23 @@ use crate::{clip, io_err, parse_range, read_collection, read_input};
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum MetricArg {
-    /// Fewest moves, then fewest pushes
+    /// Fewest moves, then pushes, box lines, box changes
     Moves,
-    /// Fewest pushes, then fewest moves
+    /// Fewest pushes, then moves, box lines, box changes
     Pushes,
 }
 
 #[derive(Args)]
 #[command(long_about = "\
-Make solutions shorter: fewer moves (then pushes) or fewer pushes (then moves), never longer. \
+Make solutions shorter: fewer moves (then pushes) or fewer pushes (then moves), never longer; \
+ties are broken by fewer box lines (straight runs of one box's pushes), then fewer box changes. \
 The solutions come from FILE itself (a 'Solution' section, or LURD lines, after each board) or \
 from SOLUTIONS, a CSV with 'level' and 'lurd' columns such as 'solve --csv' writes. The method \
 is a vicinity search: the box placements near the solution (one box on any of its K1 nearest \
 squares, two on any of their K2, three on any of their K3) and the shortest way through them, \
-repeated while it gains. Every result is replayed by the rules engine. One line per level, \
+repeated while it gains; then a global search (every placement, pruned by the best's length), \
+which finds a shorter solution anywhere or, when it runs out of placements within its memory, \
+proves the best optimal. Every result is replayed by the rules engine. One line per level, \
 then a summary.")]
 pub struct OptimizeArgs {
     /// Level file in any format ('-' for standard input)
@@ -54,6 +57,9 @@ pub struct OptimizeArgs {
     /// Memory per level, in MiB
     #[arg(long, value_name = "MIB", default_value_t = sokoban_optimize::DEFAULT_MEMORY >> 20)]
     memory: usize,
+    /// No global search after the vicinity search
+    #[arg(long)]
+    no_global: bool,
     /// Stop a level after N units of work (placements tried and search nodes), for runs
     /// that do not depend on the machine's speed
     #[arg(long, value_name = "N")]
@@ -61,8 +67,10 @@ pub struct OptimizeArgs {
     /// Levels optimized at once (default: the cores this process may use)
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     jobs: Option<u32>,
-    /// CSV output: 'level,status,pushes,moves,nodes,ms,lurd,pushes_before,moves_before'
-    /// (status: solved, error); the summary goes to standard error
+    /// CSV output: 'level,status,pushes,moves,nodes,ms,lurd,pushes_before,moves_before,
+    /// box_lines,box_changes,box_lines_before,box_changes_before,optimal' (status: solved,
+    /// error; optimal: the global search proved it);
+    /// the summary goes to standard error
     #[arg(long)]
     csv: bool,
 }
@@ -184,6 +192,7 @@ pub fn optimize(a: OptimizeArgs) -> Result<ExitCode, String> {
         memory_bytes: a.memory.max(1) << 20,
         time_limit_ms: Some(a.timeout * 1000.0),
         node_limit: a.nodes,
+        global: !a.no_global,
         ..OptimizeOptions::default()
     };
     let threads = a
@@ -193,8 +202,12 @@ pub fn optimize(a: OptimizeArgs) -> Result<ExitCode, String> {
         .clamp(1, jobs.len().max(1));
     let mut out = std::io::stdout().lock();
     if a.csv {
-        writeln!(out, "level,status,pushes,moves,nodes,ms,lurd,pushes_before,moves_before")
-            .map_err(io_err)?;
+        writeln!(
+            out,
+            "level,status,pushes,moves,nodes,ms,lurd,pushes_before,moves_before,\
+             box_lines,box_changes,box_lines_before,box_changes_before,optimal"
+        )
+        .map_err(io_err)?;
     }
     let mut results: Vec<Outcome> = bad;
     let next = AtomicUsize::new(0);
@@ -214,7 +227,7 @@ pub fn optimize(a: OptimizeArgs) -> Result<ExitCode, String> {
         results.extend(rx.iter());
     });
     results.sort_by_key(|r| r.number);
-    let (mut errors, mut gained, mut ms) = (0, 0, 0.0);
+    let (mut errors, mut gained, mut optimal, mut ms) = (0, 0, 0, 0.0);
     let (mut before, mut after) = ((0, 0), (0, 0));
     for r in &results {
         let line = match &r.result {
@@ -222,19 +235,20 @@ pub fn optimize(a: OptimizeArgs) -> Result<ExitCode, String> {
                 errors += 1;
                 if a.csv {
                     eprintln!("level {}: {msg}", r.number);
-                    format!("{},error,,,,,,,", r.number)
+                    format!("{},error,,,,,,,,,,,,", r.number)
                 } else {
                     format!("{:>4}  {:<24}  error: {msg}", r.number, title(r))
                 }
             }
             Ok(rep) => {
                 gained += (rep.counts != rep.start) as usize;
+                optimal += rep.optimal as usize;
                 ms += rep.elapsed_ms;
                 before = (before.0 + rep.start.moves, before.1 + rep.start.pushes);
                 after = (after.0 + rep.counts.moves, after.1 + rep.counts.pushes);
                 if a.csv {
                     format!(
-                        "{},solved,{},{},{},{:.0},{},{},{}",
+                        "{},solved,{},{},{},{:.0},{},{},{},{},{},{},{},{}",
                         r.number,
                         rep.counts.pushes,
                         rep.counts.moves,
@@ -242,22 +256,34 @@ pub fn optimize(a: OptimizeArgs) -> Result<ExitCode, String> {
                         rep.elapsed_ms,
                         rep.lurd(),
                         rep.start.pushes,
-                        rep.start.moves
+                        rep.start.moves,
+                        rep.counts.box_lines,
+                        rep.counts.box_changes,
+                        rep.start.box_lines,
+                        rep.start.box_changes,
+                        rep.optimal
                     )
                 } else {
                     let why = match rep.status {
+                        Status::Finished if rep.optimal => "  (proved optimal)",
                         Status::Finished => "",
                         Status::Limit(_) => "  (time or node limit)",
                         Status::Cancelled => "  (cancelled)",
                     };
+                    let (s, c) = (rep.start, rep.counts);
                     format!(
-                        "{:>4}  {:<24}  moves {:>5} -> {:>5}  pushes {:>4} -> {:>4}  {:>8.0} ms{why}",
+                        "{:>4}  {:<24}  moves {:>5} -> {:>5}  pushes {:>4} -> {:>4}  \
+                         lines {:>4} -> {:>4}  changes {:>4} -> {:>4}  {:>8.0} ms{why}",
                         r.number,
                         title(r),
-                        rep.start.moves,
-                        rep.counts.moves,
-                        rep.start.pushes,
-                        rep.counts.pushes,
+                        s.moves,
+                        c.moves,
+                        s.pushes,
+                        c.pushes,
+                        s.box_lines,
+                        c.box_lines,
+                        s.box_changes,
+                        c.box_changes,
                         rep.elapsed_ms
                     )
                 }
@@ -266,7 +292,8 @@ pub fn optimize(a: OptimizeArgs) -> Result<ExitCode, String> {
         writeln!(out, "{line}").map_err(io_err)?;
     }
     let summary = format!(
-        "{} solutions, {gained} shorter, {errors} errors; moves {} -> {}, pushes {} -> {}; {:.1} s",
+        "{} solutions, {gained} shorter, {optimal} proved optimal, {errors} errors; \
+         moves {} -> {}, pushes {} -> {}; {:.1} s",
         results.len(),
         before.0,
         after.0,

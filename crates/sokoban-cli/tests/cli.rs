@@ -137,13 +137,19 @@ Solution: rRRR
     let (code, out, err) = sokoban(&["optimize", p.to_str().unwrap(), "--csv"], None);
     assert_eq!(code, 1, "level 2's solution is wrong: {out}{err}");
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], "level,status,pushes,moves,nodes,ms,lurd,pushes_before,moves_before");
+    assert_eq!(
+        lines[0],
+        "level,status,pushes,moves,nodes,ms,lurd,pushes_before,moves_before,\
+         box_lines,box_changes,box_lines_before,box_changes_before,optimal"
+    );
     let f: Vec<&str> = lines[1].split(',').collect();
     assert_eq!(
         (f[0], f[1], f[2], f[3], f[6], f[7], f[8]),
         ("1", "solved", "2", "3", "rRR", "2", "7")
     );
-    assert_eq!(lines[2], "2,error,,,,,,,");
+    // One box line and one box change, before and after; the global search proves it.
+    assert_eq!((f[9], f[10], f[11], f[12], f[13]), ("1", "1", "1", "1", "true"));
+    assert_eq!(lines[2], "2,error,,,,,,,,,,,,");
     let (code, out, _) = sokoban(&["optimize", p.to_str().unwrap(), "--levels", "2"], None);
     assert_eq!(code, 1);
     assert!(
@@ -162,5 +168,6 @@ Solution: rRRR
     );
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("moves     7 ->     3  pushes    2 ->    2"), "{out}");
-    assert!(out.contains("1 solutions, 1 shorter, 0 errors"), "{out}");
+    assert!(out.contains("(proved optimal)"), "{out}");
+    assert!(out.contains("1 solutions, 1 shorter, 1 proved optimal, 0 errors"), "{out}");
 }

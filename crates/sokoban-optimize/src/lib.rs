@@ -5,11 +5,16 @@
 //!
 //! The method is the vicinity search of the desktop optimizers ([`vicinity`]): the box
 //! placements near the solution (one, two or three boxes on any of their K nearest
-//! squares) and a shortest-path search over pushes through them, repeated while it gains.
+//! squares) and a shortest-path search over pushes through them ([`search`]), repeated
+//! while it gains. When the widest vicinity the memory holds gains nothing, a global
+//! search (A\* over every placement, pruned by the best solution's length) looks for a
+//! shorter solution anywhere, and when it runs out of nodes within its memory, proves the
+//! best optimal.
 //! An [`Optimizer`] runs in slices ([`Optimizer::step`]) with a clock the caller gives,
 //! within a memory budget, and keeps the best solution so far; it reads no environment and
 //! prints nothing.
 
+pub mod search;
 mod table;
 pub mod vicinity;
 
@@ -20,24 +25,26 @@ pub use sokoban_solver::Clock;
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub use sokoban_solver::StdClock;
 
-use vicinity::{Event, Push, Search, Vicinity};
+use search::{Event, Search, Through};
+use vicinity::{Push, Vicinity};
 
-/// What "shorter" means: the first count decides, the second breaks ties.
+/// What "shorter" means: the first count decides, the second breaks ties, and then the
+/// tie-breakers players rank by: fewest box lines, then fewest box changes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Metric {
-    /// Fewest moves, then fewest pushes.
+    /// Fewest moves, then pushes, box lines, box changes.
     #[default]
     Moves,
-    /// Fewest pushes, then fewest moves.
+    /// Fewest pushes, then moves, box lines, box changes.
     Pushes,
 }
 
 impl Metric {
     /// The counts in the metric's order, to compare lexicographically.
-    pub fn key(self, c: Counts) -> (usize, usize) {
+    pub fn key(self, c: Counts) -> (usize, usize, usize, usize) {
         match self {
-            Metric::Moves => (c.moves, c.pushes),
-            Metric::Pushes => (c.pushes, c.moves),
+            Metric::Moves => (c.moves, c.pushes, c.box_lines, c.box_changes),
+            Metric::Pushes => (c.pushes, c.moves, c.box_lines, c.box_changes),
         }
     }
 }
@@ -65,6 +72,8 @@ pub struct OptimizeOptions {
     pub node_limit: Option<u64>,
     /// Report progress at most this often, in milliseconds.
     pub progress_interval_ms: f64,
+    /// Run the global search once the vicinity search gains nothing.
+    pub global: bool,
 }
 
 impl Default for OptimizeOptions {
@@ -76,15 +85,37 @@ impl Default for OptimizeOptions {
             time_limit_ms: None,
             node_limit: None,
             progress_interval_ms: 100.0,
+            global: true,
         }
     }
 }
 
-/// Moves and pushes of a solution.
+/// The counts players score a solution by.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
     pub moves: usize,
     pub pushes: usize,
+    /// Straight runs of pushes: a push starts a new line unless the push before moved the
+    /// same box in the same direction (walks in between do not matter).
+    pub box_lines: usize,
+    /// Pushes of another box than the push before (the first push counts one).
+    pub box_changes: usize,
+}
+
+impl Counts {
+    /// The counts of a solution with `moves` moves and these pushes (the square the box
+    /// leaves, the direction), in order.
+    fn of(p: &Problem, moves: usize, pushes: &[Push]) -> Counts {
+        let (mut box_lines, mut box_changes) = (0, 0);
+        let mut last: Option<(u16, u8)> = None; // the square the box went to, the direction
+        for &(from, dir) in pushes {
+            let same_box = last.is_some_and(|(to, _)| to == from);
+            box_changes += !same_box as usize;
+            box_lines += !(same_box && last.is_some_and(|(_, d)| d == dir)) as usize;
+            last = Some((p.step(from, dir as usize), dir));
+        }
+        Counts { moves, pushes: pushes.len(), box_lines, box_changes }
+    }
 }
 
 /// Which method is running.
@@ -95,6 +126,8 @@ pub enum Method {
     VicinityBuild { boxes: usize, nearest: usize },
     /// Searching the vicinity for the shortest solution through it.
     VicinitySearch,
+    /// The global search: A\* over every placement, under the best solution's length.
+    Global,
 }
 
 /// A snapshot of the optimizer, reported about every [`OptimizeOptions::progress_interval_ms`].
@@ -107,7 +140,8 @@ pub struct Progress {
     pub method: Method,
     /// Rounds that made the solution shorter so far.
     pub gains: u32,
-    /// How much of the solution the method has gone through, 0 to 1.
+    /// How much of the solution the method has gone through, 0 to 1 (the global search:
+    /// how far its lower bound has risen from the start towards the best's length).
     pub done: f64,
     /// Placements in the vicinity.
     pub placements: usize,
@@ -129,7 +163,8 @@ pub enum Limit {
 pub enum Status {
     /// The last round found nothing shorter in the vicinity of the best solution, at the
     /// widest vicinity the memory holds (after each round without gain one more box moves
-    /// at a time, then every K doubles).
+    /// at a time, then every K doubles), nor did the global search within its memory
+    /// ([`Report::optimal`] when it went through every placement it had to).
     Finished,
     /// A limit stopped it; the best so far is given.
     Limit(Limit),
@@ -149,8 +184,11 @@ pub struct Report {
     pub gains: u32,
     pub nodes: u64,
     pub elapsed_ms: f64,
-    /// A search filled its memory: a larger budget might gain more.
+    /// A vicinity filled its memory: a larger budget might gain more.
     pub memory_full: bool,
+    /// The global search went through every placement that could beat the best and found
+    /// none: the best is optimal in the metric (with its tie-breakers).
+    pub optimal: bool,
 }
 
 impl Report {
@@ -239,7 +277,7 @@ fn replay(level: &Level, p: &Problem, moves: &[Move]) -> Result<Line, OptimizeEr
         }
     }
     let moves = moves[..end].to_vec();
-    let counts = Counts { moves: moves.len(), pushes: pushes.len() };
+    let counts = Counts::of(p, moves.len(), &pushes);
     Ok(Line { moves, pushes, counts })
 }
 
@@ -284,6 +322,7 @@ fn build(level: &Level, p: &Problem, pushes: &[Push]) -> Option<Line> {
 enum Phase {
     Build,
     Search,
+    Global,
 }
 
 /// An optimization in progress, advanced by [`Optimizer::step`].
@@ -300,6 +339,7 @@ pub struct Optimizer {
     phase: Phase,
     gains: u32,
     memory_full: bool,
+    optimal: bool,
     t0: Option<f64>,
     last_report_ms: f64,
     done: Option<Report>,
@@ -333,6 +373,7 @@ impl Optimizer {
             phase: Phase::Build,
             gains: 0,
             memory_full: false,
+            optimal: false,
             t0: None,
             last_report_ms: 0.0,
             done: None,
@@ -380,6 +421,11 @@ impl Optimizer {
                 Method::VicinitySearch,
                 self.search.furthest as f64 / self.best.pushes.len().max(1) as f64,
             ),
+            Phase::Global => {
+                let best = self.options.metric.key(self.best.counts).0 as f64;
+                let (lo, now) = (self.search.bound_start as f64, self.search.bound_now as f64);
+                (Method::Global, if best > lo { (now - lo) / (best - lo) } else { 1.0 })
+            }
         };
         Progress {
             start: self.start,
@@ -404,6 +450,7 @@ impl Optimizer {
             nodes: self.nodes(),
             elapsed_ms: self.t0.map_or(0.0, |t| clock.now_ms() - t),
             memory_full: self.memory_full,
+            optimal: self.optimal,
         };
         self.done = Some(r.clone());
         r
@@ -430,34 +477,68 @@ impl Optimizer {
                 }
                 false
             }
-            Phase::Search => match self.search.run(&self.p, &self.vicinity.set, budget) {
-                Event::Budget => false,
-                Event::Exhausted => {
-                    self.memory_full |= self.search.full;
-                    true
-                }
-                Event::Found(pushes) => {
-                    let m = self.options.metric;
-                    let built = build(&self.level, &self.p, &pushes);
-                    debug_assert!(built.is_some(), "the search's pushes replay: {pushes:?}");
-                    match built {
-                        Some(line) if m.key(line.counts) < m.key(self.best.counts) => {
-                            self.best = line;
-                            self.gains += 1;
-                            self.begin_round();
-                            false
+            Phase::Search => {
+                match self.search.run(&self.p, Through::Set(&self.vicinity.set), budget) {
+                    Event::Budget => false,
+                    Event::Exhausted => {
+                        self.memory_full |= self.search.full;
+                        self.begin_global()
+                    }
+                    Event::Found(pushes) => {
+                        if self.take(&pushes) {
+                            return false;
                         }
                         // Nothing shorter near the solution: look further, while the
-                        // placements fit in memory.
-                        _ if !self.vicinity.full && self.vicinity.widen(&self.p) => {
+                        // placements fit in memory, then anywhere.
+                        if !self.vicinity.full && self.vicinity.widen(&self.p) {
                             self.begin_round();
                             false
+                        } else {
+                            self.begin_global()
                         }
-                        _ => true,
                     }
                 }
+            }
+            Phase::Global => match self.search.run(&self.p, Through::Bound, budget) {
+                Event::Budget => false,
+                Event::Exhausted => {
+                    self.optimal = !self.search.full;
+                    true
+                }
+                // Back to the vicinity of the shorter solution; a found solution that is
+                // not shorter (it cannot be: the bound prunes those) ends it.
+                Event::Found(pushes) => !self.take(&pushes),
             },
         }
+    }
+
+    /// Take the pushes as the best solution when they are shorter, and start a round
+    /// around them.
+    fn take(&mut self, pushes: &[Push]) -> bool {
+        let m = self.options.metric;
+        let built = build(&self.level, &self.p, pushes);
+        debug_assert!(built.is_some(), "the search's pushes replay: {pushes:?}");
+        match built {
+            Some(line) if m.key(line.counts) < m.key(self.best.counts) => {
+                self.best = line;
+                self.gains += 1;
+                self.begin_round();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Start the global search (when the options ask for it); true when there is nothing
+    /// more to do.
+    fn begin_global(&mut self) -> bool {
+        if !self.options.global {
+            return true;
+        }
+        let (player, boxes) = (self.start_player, &self.start_boxes);
+        self.search.reset_global(&self.p, player, boxes, self.best.counts);
+        self.phase = Phase::Global;
+        false
     }
 
     /// Work for up to about `slice_ms` milliseconds, returning early when progress is due.

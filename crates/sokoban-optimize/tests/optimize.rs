@@ -12,36 +12,54 @@ use sokoban_optimize::{
     optimize, Counts, Metric, OptimizeOptions, Optimizer, Status, StdClock, Step,
 };
 
-/// The fewest moves then pushes (or pushes then moves) of a level, by Dijkstra over every
-/// position and single step, and a solution with them: the reference the optimizer is
-/// measured against. `None` when the level cannot be solved.
+/// The fewest moves then pushes (or pushes then moves), then box lines and box changes, of
+/// a level, by Dijkstra over every position (with the last push: the square its box went
+/// to and its direction) and single step, and a solution with them: the reference the
+/// optimizer is measured against. `None` when the level cannot be solved.
 fn brute_force(level: &Level, metric: Metric) -> Option<(Counts, Vec<Move>)> {
+    type State = (Position, Option<(usize, Dir)>);
+    type Cost = (usize, usize, usize, usize);
     let board = &level.board;
-    let cost = |push: bool| -> u64 {
-        match (metric, push) {
-            (Metric::Moves, p) => (1 << 32) + p as u64,
-            (Metric::Pushes, true) => (1 << 32) + 1,
-            (Metric::Pushes, false) => 1,
+    let step = |c: Cost, state: &State, m: Move| -> Cost {
+        let (mut moves, mut pushes, mut lines, mut changes) = match metric {
+            Metric::Moves => c,
+            Metric::Pushes => (c.1, c.0, c.2, c.3),
+        };
+        moves += 1;
+        if m.push {
+            pushes += 1;
+            let box_at = board.neighbor(state.0.player, m.dir).unwrap();
+            let same = state.1.is_some_and(|(s, _)| s == box_at);
+            changes += !same as usize;
+            lines += !(same && state.1.is_some_and(|(_, d)| d == m.dir)) as usize;
+        }
+        match metric {
+            Metric::Moves => (moves, pushes, lines, changes),
+            Metric::Pushes => (pushes, moves, lines, changes),
         }
     };
-    let mut best: HashMap<Position, u64> = HashMap::new();
-    let mut ids: HashMap<Position, usize> = HashMap::new();
-    let mut positions = vec![level.start.clone()];
+    let start: State = (level.start.clone(), None);
+    let mut best: HashMap<State, Cost> = HashMap::new();
+    let mut ids: HashMap<State, usize> = HashMap::new();
+    let mut states = vec![start.clone()];
     let mut parent: Vec<(usize, Move)> = vec![(0, Move { dir: Dir::Up, push: false })];
     let mut heap = BinaryHeap::new();
-    best.insert(level.start.clone(), 0);
-    ids.insert(level.start.clone(), 0);
-    heap.push(Reverse((0u64, 0usize)));
+    best.insert(start.clone(), (0, 0, 0, 0));
+    ids.insert(start, 0);
+    heap.push(Reverse(((0, 0, 0, 0), 0usize)));
     while let Some(Reverse((c, id))) = heap.pop() {
-        let pos = positions[id].clone();
-        if best[&pos] != c {
+        let state = states[id].clone();
+        if best[&state] != c {
             continue;
         }
-        if pos.is_solved(board) {
-            let (hi, lo) = ((c >> 32) as usize, (c & 0xFFFF_FFFF) as usize);
+        if state.0.is_solved(board) {
             let counts = match metric {
-                Metric::Moves => Counts { moves: hi, pushes: lo },
-                Metric::Pushes => Counts { pushes: hi, moves: lo },
+                Metric::Moves => {
+                    Counts { moves: c.0, pushes: c.1, box_lines: c.2, box_changes: c.3 }
+                }
+                Metric::Pushes => {
+                    Counts { pushes: c.0, moves: c.1, box_lines: c.2, box_changes: c.3 }
+                }
             };
             let mut moves = Vec::new();
             let mut at = id;
@@ -53,15 +71,21 @@ fn brute_force(level: &Level, metric: Metric) -> Option<(Counts, Vec<Move>)> {
             return Some((counts, moves));
         }
         for d in Dir::ALL {
-            let mut next = pos.clone();
-            if let Some(m) = next.apply(board, d) {
-                let nc = c + cost(m.push);
+            let mut pos = state.0.clone();
+            if let Some(m) = pos.apply(board, d) {
+                let nc = step(c, &state, m);
+                let last = if m.push {
+                    Some((board.neighbor(pos.player, d).unwrap(), d))
+                } else {
+                    state.1
+                };
+                let next = (pos, last);
                 if best.get(&next).is_none_or(|&old| nc < old) {
                     best.insert(next.clone(), nc);
                     let nid = *ids.entry(next.clone()).or_insert_with(|| {
-                        positions.push(next.clone());
+                        states.push(next.clone());
                         parent.push((id, m));
-                        positions.len() - 1
+                        states.len() - 1
                     });
                     parent[nid] = (id, m);
                     heap.push(Reverse((nc, nid)));
@@ -128,7 +152,20 @@ fn replayed(level: &Level, moves: &[Move]) -> Counts {
     let mut g = Game::new(level.clone());
     g.play(moves).expect("the result replays");
     assert!(g.is_solved(), "the result solves the level");
-    Counts { moves: g.moves(), pushes: g.pushes() }
+    let board = &level.board;
+    let (mut pos, mut last) = (level.start.clone(), None::<(usize, Dir)>);
+    let (mut box_lines, mut box_changes) = (0, 0);
+    for m in moves {
+        if m.push {
+            let box_at = board.neighbor(pos.player, m.dir).unwrap();
+            let same = last.is_some_and(|(s, _)| s == box_at);
+            box_changes += !same as usize;
+            box_lines += !(same && last.is_some_and(|(_, d)| d == m.dir)) as usize;
+            last = Some((board.neighbor(box_at, m.dir).unwrap(), m.dir));
+        }
+        pos.apply(board, m.dir);
+    }
+    Counts { moves: g.moves(), pushes: g.pushes(), box_lines, box_changes }
 }
 
 fn run(level: &Level, moves: &[Move], metric: Metric) -> sokoban_optimize::Report {
@@ -139,38 +176,40 @@ fn run(level: &Level, moves: &[Move], metric: Metric) -> sokoban_optimize::Repor
     assert_eq!(r.start, before);
     assert!(metric.key(r.counts) <= metric.key(before), "never longer");
     assert_eq!(r.status, Status::Finished);
+    assert!(r.optimal, "the global search proves the optimum on these small levels");
     r
 }
 
+/// Moves, pushes, box lines, box changes.
+const fn counts(moves: usize, pushes: usize, box_lines: usize, box_changes: usize) -> Counts {
+    Counts { moves, pushes, box_lines, box_changes }
+}
+
 /// (level, random moves before a wasteful solution, optimum for moves, optimum for
-/// pushes) — the optima as the brute-force search finds them.
+/// pushes) — the optima (with their box lines and changes, the tie-breakers) as the
+/// brute-force search finds them.
 const CASES: &[(&str, usize, Counts, Counts)] = &[
-    (
-        "#######\n#@ $ .#\n#######\n",
-        6,
-        Counts { moves: 3, pushes: 2 },
-        Counts { moves: 3, pushes: 2 },
-    ),
+    ("#######\n#@ $ .#\n#######\n", 6, counts(3, 2, 1, 1), counts(3, 2, 1, 1)),
     // Two boxes in a room.
     (
         "########\n#      #\n# $ $  #\n#@   . #\n##  .  #\n ###   #\n   #####\n",
         40,
-        Counts { moves: 15, pushes: 6 },
-        Counts { moves: 15, pushes: 6 },
+        counts(15, 6, 3, 2),
+        counts(15, 6, 3, 2),
     ),
     // Two boxes: two pushes more save four moves.
     (
         "#######\n#.    #\n#   . #\n# $$@ #\n#  ## #\n#######\n",
         30,
-        Counts { moves: 22, pushes: 9 },
-        Counts { moves: 24, pushes: 7 },
+        counts(22, 9, 5, 3),
+        counts(24, 7, 4, 2),
     ),
     // Three boxes, two rooms.
     (
         "#########\n#   #   #\n# $   $ #\n#  .#.  #\n## $.  @#\n #      #\n ########\n",
         60,
-        Counts { moves: 16, pushes: 5 },
-        Counts { moves: 16, pushes: 5 },
+        counts(16, 5, 5, 3),
+        counts(16, 5, 5, 3),
     ),
     // Three boxes in a row: the same boxes and player square are reached from two
     // placements by pushes in two directions (the search must keep the direction of the
@@ -178,8 +217,8 @@ const CASES: &[(&str, usize, Counts, Counts)] = &[
     (
         " #######\n #     #\n## $$$@#\n#...#  #\n#     ##\n###### \n",
         80,
-        Counts { moves: 50, pushes: 15 },
-        Counts { moves: 56, pushes: 13 },
+        counts(50, 15, 12, 8),
+        counts(56, 13, 12, 10),
     ),
 ];
 
@@ -226,7 +265,7 @@ fn moves_that_do_not_solve_are_an_error_and_moves_after_the_solve_are_cut() {
     assert_eq!(e.step, None);
     assert!(e.message.contains("do not solve") && e.message.contains("0 of 1"), "{e}");
     let o = Optimizer::from_lurd(&level, "rRRll", OptimizeOptions::default()).unwrap();
-    assert_eq!(o.best().1, Counts { moves: 3, pushes: 2 });
+    assert_eq!(o.best().1, counts(3, 2, 1, 1));
 }
 
 #[test]
@@ -250,4 +289,30 @@ fn stepping_reports_progress_and_cancel_keeps_the_best() {
     let r = o.cancel(&clock);
     assert_eq!(r.status, Status::Cancelled);
     assert_eq!(replayed(&level, &r.moves), before);
+}
+
+#[test]
+fn the_global_search_finds_what_the_vicinity_misses_and_proves_it_optimal() {
+    let mut missed = 0;
+    for (i, &(text, steps, moves_opt, pushes_opt)) in CASES.iter().enumerate() {
+        let level = parse_level(text).unwrap();
+        let moves = wasteful(&level, 3, steps);
+        let before = replayed(&level, &moves);
+        for (metric, opt) in [(Metric::Moves, moves_opt), (Metric::Pushes, pushes_opt)] {
+            let run = |global: bool| {
+                // No vicinity: only the solution's own placements.
+                let options =
+                    OptimizeOptions { metric, vicinity: vec![], global, ..Default::default() };
+                let r = optimize(&level, &moves, options, &StdClock::new(), |_| true).unwrap();
+                assert_eq!(replayed(&level, &r.moves), r.counts);
+                assert!(metric.key(r.counts) <= metric.key(before), "never longer");
+                r
+            };
+            let (without, with) = (run(false), run(true));
+            assert!(!without.optimal, "case {i}: only the global search proves");
+            assert_eq!((with.counts, with.optimal), (opt, true), "case {i}, {metric:?}");
+            missed += (without.counts != opt) as usize;
+        }
+    }
+    assert!(missed >= 4, "the global search had something to find: {missed} of 10");
 }

@@ -36,11 +36,16 @@ struct OptMessage {
     metric: &'static str,
     start_moves: usize,
     start_pushes: usize,
-    /// The best solution so far.
+    start_box_lines: usize,
+    start_box_changes: usize,
+    /// The best solution so far (box lines and changes break ties after moves and pushes).
     moves: usize,
     pushes: usize,
-    /// "vicinity-build" (collecting the box placements near the solution) or
-    /// "vicinity-search" (the shortest path through them).
+    box_lines: usize,
+    box_changes: usize,
+    /// "vicinity-build" (collecting the box placements near the solution),
+    /// "vicinity-search" (the shortest path through them) or "global" (a search over every
+    /// placement, under the best's length).
     method: &'static str,
     /// While building: boxes moved at once, each on any of its `nearest` squares.
     boxes: Option<usize>,
@@ -61,6 +66,8 @@ struct OptMessage {
     limit: Option<&'static str>,
     /// A search filled its memory (final messages): more memory might gain more.
     memory_full: Option<bool>,
+    /// The global search proved the best optimal (final messages).
+    optimal: Option<bool>,
 }
 
 /// A JavaScript `Error` with the message, and `step` (the 1-based move where the replay
@@ -118,11 +125,13 @@ impl OptimizerTask {
     }
 
     /// Work for about `slice_ms` milliseconds (0: the progress so far). Returns `{type:
-    /// "progress", metric, startMoves, startPushes, moves, pushes, method, boxes, nearest,
+    /// "progress", metric, startMoves, startPushes, startBoxLines, startBoxChanges, moves,
+    /// pushes, boxLines, boxChanges, method, boxes, nearest,
     /// done, gains, placements, nodes, memoryBytes, memoryLimit, elapsedMs, lurd}` (`lurd`
     /// only when the best is new since the last message), or the final "finished" (nothing
     /// shorter near the best), "limit" (`limit`: "time" or "nodes") or "cancelled", each
-    /// with the best `lurd`, `moves`, `pushes` and `memoryFull`.
+    /// with the best `lurd`, `moves`, `pushes`, `memoryFull` and `optimal` (the global
+    /// search proved the best optimal).
     pub fn step(&mut self, slice_ms: f64) -> JsValue {
         match self.opt.step(&self.clock, slice_ms) {
             Step::Running(p) => {
@@ -157,14 +166,19 @@ impl OptimizerTask {
                 ("vicinity-build", Some(boxes), Some(nearest))
             }
             Method::VicinitySearch => ("vicinity-search", None, None),
+            Method::Global => ("global", None, None),
         };
         OptMessage {
             r#type: kind,
             metric: self.metric,
             start_moves: p.start.moves,
             start_pushes: p.start.pushes,
+            start_box_lines: p.start.box_lines,
+            start_box_changes: p.start.box_changes,
             moves: p.best.moves,
             pushes: p.best.pushes,
+            box_lines: p.best.box_lines,
+            box_changes: p.best.box_changes,
             method,
             boxes,
             nearest,
@@ -178,6 +192,7 @@ impl OptimizerTask {
             lurd: None,
             limit: None,
             memory_full: None,
+            optimal: None,
         }
     }
 
@@ -190,8 +205,8 @@ impl OptimizerTask {
             Status::Cancelled => "cancelled",
         };
         let mut m = self.message(kind, &p);
-        let Counts { moves, pushes } = r.counts;
-        (m.moves, m.pushes) = (moves, pushes);
+        let Counts { moves, pushes, box_lines, box_changes } = r.counts;
+        (m.moves, m.pushes, m.box_lines, m.box_changes) = (moves, pushes, box_lines, box_changes);
         m.done = if r.status == Status::Finished { 1.0 } else { m.done };
         m.elapsed_ms = r.elapsed_ms;
         m.lurd = Some(r.lurd());
@@ -201,6 +216,7 @@ impl OptimizerTask {
             _ => None,
         };
         m.memory_full = Some(r.memory_full);
+        m.optimal = Some(r.optimal);
         m
     }
 }

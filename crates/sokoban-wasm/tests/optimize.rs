@@ -63,6 +63,9 @@ fn a_wasteful_solution_gets_shorter() {
     assert_eq!(num(&m, "startMoves"), num(&before, "moves"));
     assert_eq!(num(&m, "startPushes"), num(&before, "pushes"));
     assert_eq!((num(&m, "moves"), num(&m, "pushes")), (14.0, 4.0));
+    // The tie-breakers, before and after.
+    assert_eq!((num(&m, "startBoxLines"), num(&m, "startBoxChanges")), (4.0, 2.0));
+    assert_eq!((num(&m, "boxLines"), num(&m, "boxChanges")), (2.0, 2.0));
     assert!(num(&m, "gains") >= 1.0);
     assert_eq!(num(&m, "done"), 1.0);
     assert_eq!(num(&m, "memoryLimit"), 16.0 * 1024.0 * 1024.0);
