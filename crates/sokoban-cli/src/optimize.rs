@@ -64,6 +64,10 @@ pub struct OptimizeArgs {
     /// that do not depend on the machine's speed
     #[arg(long, value_name = "N")]
     nodes: Option<u64>,
+    /// Threads for one level: lanes with vicinities of their own and a share of the memory,
+    /// which show one another their best (see `sokoban_optimize::lanes`)
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    threads: u32,
     /// Levels optimized at once (default: the cores this process may use)
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     jobs: Option<u32>,
@@ -195,10 +199,14 @@ pub fn optimize(a: OptimizeArgs) -> Result<ExitCode, String> {
         global: !a.no_global,
         ..OptimizeOptions::default()
     };
+    let lanes = a.threads as usize;
     let threads = a
         .jobs
         .map(|j| j as usize)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .unwrap_or_else(|| {
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            (cores / lanes).max(1)
+        })
         .clamp(1, jobs.len().max(1));
     let mut out = std::io::stdout().lock();
     if a.csv {
@@ -217,7 +225,7 @@ pub fn optimize(a: OptimizeArgs) -> Result<ExitCode, String> {
             let (tx, jobs, next, options) = (tx.clone(), &jobs, &next, options.clone());
             scope.spawn(move || {
                 while let Some(job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    if tx.send(optimize_level(job, options.clone())).is_err() {
+                    if tx.send(optimize_level(job, options.clone(), lanes)).is_err() {
                         break;
                     }
                 }
@@ -314,11 +322,15 @@ fn title(r: &Outcome) -> String {
 }
 
 /// Optimize one level's solution with its own clock and limits.
-fn optimize_level(job: &Job, options: OptimizeOptions) -> Outcome {
+fn optimize_level(job: &Job, options: OptimizeOptions, lanes: usize) -> Outcome {
     let clock = StdClock::new();
     let result = parse_lurd(&job.lurd).map_err(|e| e.message).and_then(|moves| {
-        sokoban_optimize::optimize(&job.level, &moves, options, &clock, |_| true)
-            .map_err(|e| e.message)
+        if lanes > 1 {
+            sokoban_optimize::lanes::optimize_lanes(&job.level, &moves, options, lanes, &clock)
+        } else {
+            sokoban_optimize::optimize(&job.level, &moves, options, &clock, |_| true)
+        }
+        .map_err(|e| e.message)
     });
     Outcome { number: job.number, title: job.title.clone(), result }
 }

@@ -14,6 +14,8 @@
 //! within a memory budget, and keeps the best solution so far; it reads no environment and
 //! prints nothing.
 
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+pub mod lanes;
 pub mod search;
 mod table;
 pub mod vicinity;
@@ -340,6 +342,8 @@ pub struct Optimizer {
     gains: u32,
     memory_full: bool,
     optimal: bool,
+    /// The shortest solution offered from elsewhere, not yet taken.
+    offered: Option<Line>,
     t0: Option<f64>,
     last_report_ms: f64,
     done: Option<Report>,
@@ -374,6 +378,7 @@ impl Optimizer {
             gains: 0,
             memory_full: false,
             optimal: false,
+            offered: None,
             t0: None,
             last_report_ms: 0.0,
             done: None,
@@ -401,8 +406,28 @@ impl Optimizer {
     }
 
     fn begin_round(&mut self) {
+        if let Some(line) = self.offered.take() {
+            if self.options.metric.key(line.counts) < self.options.metric.key(self.best.counts) {
+                self.best = line;
+            }
+        }
         self.vicinity.reset(&self.p, &self.start_boxes, &self.best.pushes);
         self.phase = Phase::Build;
+    }
+
+    /// A solution found elsewhere (another lane, [`lanes`]): replayed, and taken as the
+    /// best at the start of the next round when it is shorter then. Ignored when it does
+    /// not solve the level or is not shorter than the best and any offer before it.
+    pub fn offer(&mut self, moves: &[Move]) {
+        let Ok(line) = replay(&self.level, &self.p, moves) else { return };
+        let key = |c| self.options.metric.key(c);
+        let bar = match &self.offered {
+            Some(o) if key(o.counts) < key(self.best.counts) => o.counts,
+            _ => self.best.counts,
+        };
+        if key(line.counts) < key(bar) {
+            self.offered = Some(line);
+        }
     }
 
     fn nodes(&self) -> u64 {
@@ -574,6 +599,37 @@ impl Optimizer {
             if t - self.last_report_ms >= self.options.progress_interval_ms || t >= slice_end {
                 self.last_report_ms = t;
                 return Step::Running(self.progress(clock));
+            }
+        }
+    }
+
+    /// Work until `units` more units are done (placements tried, search nodes), or to the
+    /// end or a limit: then the report.
+    pub fn run_units(&mut self, clock: &dyn Clock, units: u64) -> Option<Report> {
+        if let Some(r) = &self.done {
+            return Some(r.clone());
+        }
+        let t0 = *self.t0.get_or_insert_with(|| clock.now_ms());
+        let end = self.nodes() + units;
+        loop {
+            if let Some(limit) = self.options.time_limit_ms {
+                if clock.now_ms() - t0 >= limit {
+                    return Some(self.finish(clock, Status::Limit(Limit::Time)));
+                }
+            }
+            let nodes = self.nodes();
+            let mut budget = 4096.min(end.saturating_sub(nodes));
+            if let Some(limit) = self.options.node_limit {
+                if nodes >= limit {
+                    return Some(self.finish(clock, Status::Limit(Limit::Nodes)));
+                }
+                budget = budget.min(limit - nodes);
+            }
+            if budget == 0 {
+                return None;
+            }
+            if self.work(budget) {
+                return Some(self.finish(clock, Status::Finished));
             }
         }
     }

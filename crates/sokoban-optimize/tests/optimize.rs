@@ -316,3 +316,38 @@ fn the_global_search_finds_what_the_vicinity_misses_and_proves_it_optimal() {
     }
     assert!(missed >= 4, "the global search had something to find: {missed} of 10");
 }
+
+#[test]
+fn lanes_on_threads_reach_the_optimum_and_a_work_limit_gives_the_same_result_every_time() {
+    use sokoban_optimize::lanes::{lane_options, optimize_lanes};
+    let options = OptimizeOptions::default();
+    let two = lane_options(&options, 1, 2);
+    assert_eq!((two.vicinity, two.memory_bytes), (vec![40, 20, 10], options.memory_bytes / 2));
+    for &(text, steps, moves_opt, _) in &CASES[1..] {
+        let level = parse_level(text).unwrap();
+        let moves = wasteful(&level, 1, steps);
+        for lanes in [1, 2, 3] {
+            let r =
+                optimize_lanes(&level, &moves, options.clone(), lanes, &StdClock::new()).unwrap();
+            assert_eq!(replayed(&level, &r.moves), r.counts);
+            assert_eq!((r.counts, r.optimal, r.status), (moves_opt, true, Status::Finished));
+        }
+    }
+    // A work limit that stops the lanes after two exchanges: the same moves every run.
+    // Eight boxes above a doorway, a fast search's solution of 151 moves (the e2e tests').
+    let level = parse_level(concat!(
+        "###############\n#             #\n# $   $   $   #\n#  $   @  $   #\n",
+        "#   $   $   $ #\n#             #\n######. #######\n     #...#\n     #...#\n",
+        "     #. ##\n     ####\n"
+    ))
+    .unwrap();
+    let lurd = "llullulDDDldRRRRRurDDDldRuuurrrruuuLLLulDDDDDDuurrrruurDrdLLLLLruulldDDldRuurrruruLLLulDDDDuuulllulDDldRRRurDDDDuuuuuluurDDDDDDuullluRRurDDDrurruLLulDD";
+    let moves = sokoban_core::lurd::parse_lurd(lurd).unwrap();
+    let limited = OptimizeOptions { node_limit: Some(2 * 65_536 + 1000), ..options };
+    let run = || optimize_lanes(&level, &moves, limited.clone(), 2, &StdClock::new()).unwrap();
+    let first = run();
+    assert_eq!(first.status, Status::Limit(sokoban_optimize::Limit::Nodes));
+    assert_eq!(replayed(&level, &first.moves), first.counts);
+    assert!(first.counts.moves < 151, "{:?}", first.counts);
+    assert_eq!(run().moves, first.moves);
+}
