@@ -25,13 +25,13 @@ use crate::table::{Entry, KeyMap, KeySet};
 use crate::vicinity::{placement_key, play, Push};
 use crate::{Counts, Metric};
 
-/// A search node: a placement (boxes in [`Search::boxes`] at `index * nb`) and the
-/// player's square, the best cost so far and the push that reached it (from the player's
-/// square, in `dir`; [`NO_PUSH`] at the start).
+/// A search node: a placement (boxes in [`Search::boxes`] at `index * nb`; its key is
+/// computed again from them, 8 bytes a node fewer) and the player's square, the best cost
+/// so far and the push that reached it (from the player's square, in `dir`; [`NO_PUSH`]
+/// at the start).
 #[derive(Clone, Copy)]
 struct Node {
     cost: u64,
-    key: u64,
     parent: u32,
     /// Box lines (high half) and box changes (low half) so far, each saturating.
     tie: u32,
@@ -232,7 +232,7 @@ impl Search {
         let key = placement_key(p, start);
         self.map.entry(key ^ p.z_player[player as usize] ^ DIR_KEY[NO_PUSH as usize], 0);
         let dir = NO_PUSH;
-        self.nodes.push(Node { cost: 0, key, parent: u32::MAX, tie: 0, player, dir });
+        self.nodes.push(Node { cost: 0, parent: u32::MAX, tie: 0, player, dir });
         self.boxes.extend_from_slice(start);
         self.heap.push(Reverse((0, 0, 0)));
     }
@@ -260,15 +260,16 @@ impl Search {
                 continue;
             }
             self.expanded += 1;
-            if node.key == self.goal {
+            let key = placement_key(p, boxes);
+            if key == self.goal {
                 return Event::Found(self.path(idx));
             }
             if self.bound.is_some() {
                 self.bound_now = f >> 32;
-            } else if let Some(&i) = self.on_line.get(&node.key) {
+            } else if let Some(&i) = self.on_line.get(&key) {
                 self.furthest = self.furthest.max(i);
             }
-            self.expand(p, through, idx);
+            self.expand(p, through, idx, key);
             if self.full {
                 return Event::Exhausted;
             }
@@ -324,7 +325,8 @@ impl Search {
         }
     }
 
-    fn expand(&mut self, p: &Problem, through: Through, idx: u32) {
+    /// Push every box of node `idx` (its placement's key `node_key`) that can be.
+    fn expand(&mut self, p: &Problem, through: Through, idx: u32, node_key: u64) {
         let node = self.nodes[idx as usize];
         let nb = self.nb;
         self.cur.clear();
@@ -346,7 +348,7 @@ impl Search {
                 if t == NONE || self.occ[t as usize] || p.dead[t as usize] {
                     continue;
                 }
-                let key = node.key ^ p.z_box[b as usize] ^ p.z_box[t as usize];
+                let key = node_key ^ p.z_box[b as usize] ^ p.z_box[t as usize];
                 let cost = node.cost + self.edge(self.dist[stand as usize]);
                 let tie = tie_after(p, node.tie, (node.player, node.dir), b, dir as u8);
                 let f = match (through, &self.bound) {
@@ -384,11 +386,10 @@ impl Search {
                     break 'boxes;
                 }
                 let next = self.nodes.len() as u32;
-                let node_key = key ^ p.z_player[b as usize] ^ dir_key;
-                match self.map.entry(node_key, next) {
+                match self.map.entry(key ^ p.z_player[b as usize] ^ dir_key, next) {
                     Entry::Inserted => {
                         let (player, dir) = (b, dir as u8);
-                        self.nodes.push(Node { cost, key, parent: idx, tie, player, dir });
+                        self.nodes.push(Node { cost, parent: idx, tie, player, dir });
                         let at = self.boxes.len();
                         self.boxes.extend_from_slice(&self.cur);
                         self.boxes[at + i] = t;
