@@ -5,9 +5,10 @@
 // page per level, so every hint is a new search and includes the worker's start.
 //
 //   ./build.sh build
-//   node bench/hint-browser.mjs ../shared/levels/xsokoban-90.xsb [--levels 1,2,5 | --solved native.csv] [--timeout 60]
+//   node bench/hint-browser.mjs ../shared/levels/xsokoban-90.xsb [--levels 1,2,5 | --solved native.csv] [--timeout 60] [--workers N]
 //
-// --solved takes a `sokoban solve --csv` file and times the levels it solved. Prints
+// --solved takes a `sokoban solve --csv` file and times the levels it solved; --workers N
+// opens the page with `?workers=N` (default: the page's own choice, one per core). Prints
 // `level,status,ms` and, on standard error, the median time over the hints given.
 import { readFileSync } from 'node:fs';
 import { startApp, openPage, pasteText } from '../tests/e2e/helpers.mjs';
@@ -15,7 +16,8 @@ import { parse } from '../www/pkg/sokoban_wasm.js';
 import { commandLine, loadWasm } from './cli.mjs';
 
 loadWasm();
-const { opt, file } = commandLine('node bench/hint-browser.mjs FILE [--levels A,B,...] [--solved native.csv] [--timeout S]');
+const { opt, file } = commandLine('node bench/hint-browser.mjs FILE [--levels A,B,...] [--solved native.csv] [--timeout S] [--workers N]');
+const workers = opt('workers');
 const timeoutMs = Number(opt('timeout', '60')) * 1000;
 const levels = parse(readFileSync(file, 'utf8')).levels;
 let wanted = levels.map((_, i) => i + 1);
@@ -30,7 +32,7 @@ const times = [];
 console.log('level,status,ms');
 try {
   for (const n of wanted) {
-    const page = await openPage(app);
+    const page = await openPage(app, workers ? `${app.base}?workers=${workers}` : app.base);
     await pasteText(page, levels[n - 1].xsb);
     await page.waitForFunction(() => /Loaded/.test(document.querySelector('#status').textContent));
     await page.evaluate((s) => { document.querySelector('#s-limit').value = s; }, String(timeoutMs / 1000));
@@ -55,4 +57,4 @@ try {
   await app.close();
 }
 times.sort((a, b) => a - b);
-console.error(`${times.length} of ${wanted.length} hints; median ${times[times.length >> 1] ?? '-'} ms (Chromium, page worker)`);
+console.error(`${times.length} of ${wanted.length} hints; median ${times[times.length >> 1] ?? '-'} ms (Chromium, ${workers ?? 'default'} workers)`);
