@@ -98,6 +98,7 @@ pub fn optimize_lanes(
     best.optimal = optimal;
     if optimal {
         best.status = Status::Finished;
+        best.memory_full = false;
     }
     best.elapsed_ms = clock.now_ms() - t0;
     Ok(best)

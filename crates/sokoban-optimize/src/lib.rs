@@ -186,7 +186,8 @@ pub struct Report {
     pub gains: u32,
     pub nodes: u64,
     pub elapsed_ms: f64,
-    /// A vicinity filled its memory: a larger budget might gain more.
+    /// The vicinity or the search through it filled its memory: a larger budget might gain
+    /// more (never with [`Report::optimal`]: nothing can).
     pub memory_full: bool,
     /// The global search went through every placement that could beat the best and found
     /// none: the best is optimal in the metric (with its tie-breakers).
@@ -474,7 +475,7 @@ impl Optimizer {
             gains: self.gains,
             nodes: self.nodes(),
             elapsed_ms: self.t0.map_or(0.0, |t| clock.now_ms() - t),
-            memory_full: self.memory_full,
+            memory_full: self.memory_full && !self.optimal,
             optimal: self.optimal,
         };
         self.done = Some(r.clone());
