@@ -7,8 +7,10 @@
 //   ./build.sh build
 //   node bench/solve-browser.mjs ../shared/levels/xsokoban-90.xsb [--workers 2] [--timeout 60] [--levels 1,2,5]
 //
-// Prints `level,status,ms,pushes,moves,worker` (status: solved, limit — none within the
-// limit) and, on standard error, how many were solved, their total time and median.
+// Prints `level,status,ms,pushes,moves,worker,search_ms` (status: solved, limit — none
+// within the limit; search_ms: the time the winning worker's search reports, so `ms` minus
+// it is the page's and the worker's start) and, on standard error, how many were solved,
+// their total time and median.
 import { readFileSync } from 'node:fs';
 import { startApp, openPage, pasteText } from '../tests/e2e/helpers.mjs';
 import { parse } from '../www/pkg/sokoban_wasm.js';
@@ -24,7 +26,7 @@ if (opt('levels')) wanted = opt('levels').split(',').map(Number);
 
 const app = await startApp();
 const times = [];
-console.log('level,status,ms,pushes,moves,worker');
+console.log('level,status,ms,pushes,moves,worker,search_ms');
 try {
   for (const n of wanted) {
     const page = await openPage(app, `${app.base}?workers=${workers}`);
@@ -43,8 +45,10 @@ try {
     const state = await page.textContent('#s-state');
     const m = state.match(/^Solved: (\d+) pushes, (\d+) moves/);
     const by = state.match(/Solved by worker (\d)/);
+    const took = state.match(/found in ([\d.]+) (ms|s)/);
+    const searchMs = took ? Math.round(Number(took[1]) * (took[2] === 's' ? 1000 : 1)) : '';
     if (m) times.push(ms);
-    console.log(`${n},${m ? 'solved' : 'limit'},${ms},${m ? m[1] : ''},${m ? m[2] : ''},${by ? by[1] : ''}`);
+    console.log(`${n},${m ? 'solved' : 'limit'},${ms},${m ? m[1] : ''},${m ? m[2] : ''},${by ? by[1] : ''},${searchMs}`);
     await page.context().close();
   }
 } finally {
