@@ -2,7 +2,8 @@
 //! its own and a share of the memory, that show one another their best solution every
 //! [`SYNC_UNITS`] units of work; each takes a shorter one at the start of its next round.
 //! The exchange happens at the same amounts of work on every run, so a work limit gives
-//! the same result every time. Native only: the page runs lanes as workers.
+//! the same result every time. Native only (threads); the page optimizes in one worker
+//! (the README says why).
 
 use std::sync::{Barrier, Mutex};
 
