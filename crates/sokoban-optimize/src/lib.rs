@@ -109,12 +109,11 @@ impl Counts {
     /// leaves, the direction), in order.
     fn of(p: &Problem, moves: usize, pushes: &[Push]) -> Counts {
         let (mut box_lines, mut box_changes) = (0, 0);
-        let mut last: Option<(u16, u8)> = None; // the square the box went to, the direction
-        for &(from, dir) in pushes {
-            let same_box = last.is_some_and(|(to, _)| to == from);
-            box_changes += !same_box as usize;
-            box_lines += !(same_box && last.is_some_and(|(_, d)| d == dir)) as usize;
-            last = Some((p.step(from, dir as usize), dir));
+        let mut last = search::START;
+        for &push in pushes {
+            let (line, change) = search::starts(p, last, push);
+            (box_lines, box_changes) = (box_lines + line as usize, box_changes + change as usize);
+            last = push;
         }
         Counts { moves, pushes: pushes.len(), box_lines, box_changes }
     }
@@ -580,21 +579,8 @@ impl Optimizer {
         }
         let slice_end = now + slice_ms;
         loop {
-            if let Some(limit) = self.options.time_limit_ms {
-                if clock.now_ms() - t0 >= limit {
-                    return Step::Done(self.finish(clock, Status::Limit(Limit::Time)));
-                }
-            }
-            let mut budget = 4096;
-            if let Some(limit) = self.options.node_limit {
-                let nodes = self.nodes();
-                if nodes >= limit {
-                    return Step::Done(self.finish(clock, Status::Limit(Limit::Nodes)));
-                }
-                budget = budget.min(limit - nodes);
-            }
-            if self.work(budget) {
-                return Step::Done(self.finish(clock, Status::Finished));
+            if let Some(r) = self.work_within(clock, t0, u64::MAX) {
+                return Step::Done(r);
             }
             let t = clock.now_ms();
             if t - self.last_report_ms >= self.options.progress_interval_ms || t >= slice_end {
@@ -613,26 +599,33 @@ impl Optimizer {
         let t0 = *self.t0.get_or_insert_with(|| clock.now_ms());
         let end = self.nodes() + units;
         loop {
-            if let Some(limit) = self.options.time_limit_ms {
-                if clock.now_ms() - t0 >= limit {
-                    return Some(self.finish(clock, Status::Limit(Limit::Time)));
-                }
-            }
-            let nodes = self.nodes();
-            let mut budget = 4096.min(end.saturating_sub(nodes));
-            if let Some(limit) = self.options.node_limit {
-                if nodes >= limit {
-                    return Some(self.finish(clock, Status::Limit(Limit::Nodes)));
-                }
-                budget = budget.min(limit - nodes);
-            }
-            if budget == 0 {
+            let left = end.saturating_sub(self.nodes());
+            if left == 0 {
                 return None;
             }
-            if self.work(budget) {
-                return Some(self.finish(clock, Status::Finished));
+            if let Some(r) = self.work_within(clock, t0, left) {
+                return Some(r);
             }
         }
+    }
+
+    /// Up to 4096 units of work (at most `cap`, at least one) within the time and work
+    /// limits counted from `t0`: the report when the optimizer ends.
+    fn work_within(&mut self, clock: &dyn Clock, t0: f64, cap: u64) -> Option<Report> {
+        if let Some(limit) = self.options.time_limit_ms {
+            if clock.now_ms() - t0 >= limit {
+                return Some(self.finish(clock, Status::Limit(Limit::Time)));
+            }
+        }
+        let mut budget = cap.min(4096);
+        if let Some(limit) = self.options.node_limit {
+            let nodes = self.nodes();
+            if nodes >= limit {
+                return Some(self.finish(clock, Status::Limit(Limit::Nodes)));
+            }
+            budget = budget.min(limit - nodes);
+        }
+        self.work(budget).then(|| self.finish(clock, Status::Finished))
     }
 
     /// Count elapsed time (and the time limit) from `t0` on the caller's clock instead of

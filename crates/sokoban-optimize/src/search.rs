@@ -50,13 +50,25 @@ const DIR_KEY: [u64; 5] =
 /// A lower bound of `h` pushes added to both counts of a cost: every push is a move too.
 const BOUND_UNIT: u64 = (1 << 32) | 1;
 
-/// The tie-breakers after a push of the box on `from` in `dir`, from a node whose last
-/// push is `last` (the player's square and direction after it).
+/// The "last push" before the first.
+pub(crate) const START: Push = (NONE, NO_PUSH);
+
+/// Whether `push` starts a box line and whether it changes the box, after `last` (the
+/// rule of [`crate::Counts`]: the same box is the one the last push moved onto `push`'s
+/// square; a line goes on with it in the same direction).
 #[inline]
-fn tie_after(p: &Problem, tie: u32, last: (u16, u8), from: u16, dir: u8) -> u32 {
+pub(crate) fn starts(p: &Problem, last: Push, (from, dir): Push) -> (bool, bool) {
     let same_box = last.1 != NO_PUSH && p.step(last.0, last.1 as usize) == from;
-    let lines = (tie >> 16) + !(same_box && last.1 == dir) as u32;
-    let changes = (tie & 0xFFFF) + !same_box as u32;
+    (!(same_box && last.1 == dir), !same_box)
+}
+
+/// The tie-breakers (box lines in the high half, box changes in the low, each saturating)
+/// after `push`, from a node whose last push is `last`.
+#[inline]
+fn tie_after(p: &Problem, tie: u32, last: Push, push: Push) -> u32 {
+    let (line, change) = starts(p, last, push);
+    let lines = (tie >> 16) + line as u32;
+    let changes = (tie & 0xFFFF) + change as u32;
     lines.min(0xFFFF) << 16 | changes.min(0xFFFF)
 }
 
@@ -269,7 +281,7 @@ impl Search {
             } else if let Some(&i) = self.on_line.get(&key) {
                 self.furthest = self.furthest.max(i);
             }
-            self.expand(p, through, idx, key);
+            self.expand(p, through, idx, key, f - node.cost);
             if self.full {
                 return Event::Exhausted;
             }
@@ -325,8 +337,9 @@ impl Search {
         }
     }
 
-    /// Push every box of node `idx` (its placement's key `node_key`) that can be.
-    fn expand(&mut self, p: &Problem, through: Through, idx: u32, node_key: u64) {
+    /// Push every box of node `idx` (its placement's key `node_key`, the bound's part of its
+    /// cost `h_node`) that can be.
+    fn expand(&mut self, p: &Problem, through: Through, idx: u32, node_key: u64, h_node: u64) {
         let node = self.nodes[idx as usize];
         let nb = self.nb;
         self.cur.clear();
@@ -336,7 +349,6 @@ impl Search {
         }
         self.walk(p, node.player);
         let stamp = self.stamp;
-        let h_node = self.f(0, &self.cur);
         'boxes: for i in 0..nb {
             let b = self.cur[i];
             for (dir, &dir_key) in DIR_KEY[..4].iter().enumerate() {
@@ -350,7 +362,7 @@ impl Search {
                 }
                 let key = node_key ^ p.z_box[b as usize] ^ p.z_box[t as usize];
                 let cost = node.cost + self.edge(self.dist[stand as usize]);
-                let tie = tie_after(p, node.tie, (node.player, node.dir), b, dir as u8);
+                let tie = tie_after(p, node.tie, (node.player, node.dir), (b, dir as u8));
                 let f = match (through, &self.bound) {
                     (Through::Set(set), _) => {
                         if !set.contains(key) {
