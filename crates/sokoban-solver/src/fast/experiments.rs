@@ -35,6 +35,9 @@ pub struct Experiments {
     pub no_advisors: bool,
     /// No corral rule in move generation (`nocorral`).
     pub no_corral_moves: bool,
+    /// The corral rule also where the corral is held by a box a done plan step parked
+    /// (`parkcorral`; see `Fess::corral_parked`).
+    pub park_corral: bool,
     /// The scored strategies' moves per turn (`scoredshareN`).
     pub scored_share: Option<u64>,
     /// No strategies on the plan without parking (`oneplan`).
@@ -87,6 +90,9 @@ pub struct Experiments {
     pub packing_plan: bool,
     /// Never the supplied packing search's plan (`nosupplied`; see [`super::followed_plan`]).
     pub no_supplied_packing: bool,
+    /// Moves the search makes before the supplied packing search runs, where it runs at
+    /// all (`suppliedafterN`; 0: before the search starts).
+    pub supplied_after: Option<u64>,
     /// A packing order by hand: (row, column) of every goal once (`order=r:c;r:c;...`).
     pub order: Option<Vec<(usize, usize)>>,
     // Features and advisors.
@@ -144,6 +150,7 @@ impl Experiments {
                 "noalt" => &mut e.no_alternate_best,
                 "noadv" => &mut e.no_advisors,
                 "nocorral" => &mut e.no_corral_moves,
+                "parkcorral" => &mut e.park_corral,
                 "oneplan" => &mut e.one_plan,
                 "noclusterplans" => &mut e.no_cluster_plans,
                 "nogreedy" => &mut e.no_greedy,
@@ -172,6 +179,8 @@ impl Experiments {
                 _ => {
                     if let Some(k) = numbered::<u64>(name, "pullevery") {
                         e.pull_every = Some(k?.max(1));
+                    } else if let Some(k) = numbered(name, "suppliedafter") {
+                        e.supplied_after = Some(k?);
                     } else if let Some(k) = numbered(name, "hfpulls") {
                         e.hf_pulls = Some(k?);
                     } else if let Some(k) = numbered(name, "hfattempts") {

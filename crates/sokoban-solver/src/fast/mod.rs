@@ -273,6 +273,11 @@ pub struct FastSearch {
     trace: Vec<String>,
     /// The strategy that found the solution.
     solved_by: Option<&'static str>,
+    /// No plan can be followed and the supplied packing search has yet to look for one
+    /// ([`Schedule::supplied_later`]): after this many moves (`SUPPLIED_AFTER`).
+    supplied_after: Option<u64>,
+    /// Moves made by the searches this one replaced ([`FastSearch::take_supplied_plan`]).
+    spent: u64,
 }
 
 /// The stall trigger's watch on the best packed count.
@@ -348,7 +353,8 @@ impl FastSearch {
         boxes: &[u16],
         memory_limit: usize,
     ) -> FastSearch {
-        let Schedule { analysis, planned, followable, hf, use_back, trace } = schedule;
+        let Schedule { analysis, planned, followable, supplied_later, hf, use_back, trace } =
+            schedule;
         let exp = Arc::clone(&analysis.exp);
         let back_share = if use_back { memory_limit / 3 } else { 0 };
         // Memory: a probe gets a sixteenth (its moves are few), the others share the rest.
@@ -420,7 +426,51 @@ impl FastSearch {
             hf_searches: 0,
             trace,
             solved_by: None,
+            supplied_after: supplied_later
+                .then(|| exp.supplied_after.unwrap_or(schedule::SUPPLIED_AFTER)),
+            spent: 0,
         }
+    }
+
+    /// The supplied packing search, put off until the search had made its moves: where it
+    /// finds a plan that can be followed, the search starts again on it (the moves made so
+    /// far still counted).
+    fn take_supplied_plan(&mut self) {
+        self.supplied_after = None;
+        let a = Arc::clone(&self.analysis);
+        let (player, boxes) = (self.player, self.boxes.clone());
+        let plan = supplied_packing_plan(&a, &boxes, player).filter(|s| {
+            s.order != a.plan.order && s.followable(&a.p, &a.layout.board, &boxes, player)
+        });
+        let moves = self.moves();
+        let Some(plan) = plan else {
+            if self.tracing() {
+                self.trace.push(format!("no supplied packing plan after {moves} moves"));
+            }
+            return;
+        };
+        let (spent, calls) = (self.progress().total_generated, self.calls);
+        let mut trace = std::mem::take(&mut self.trace);
+        if self.tracing() {
+            trace.push(format!("after {moves} moves, a new start on the supplied packing plan"));
+        }
+        // The old stores go before the new are made: the memory budget holds one search.
+        self.runs.clear();
+        self.back = None;
+        let schedule = Schedule::build_with(
+            &a.layout.board,
+            (*a.p).clone(),
+            player,
+            &boxes,
+            &a.exp,
+            schedule::Supplied::Given(Box::new(plan)),
+        );
+        drop(a);
+        *self = FastSearch::from_schedule(schedule, player, &boxes, self.memory_limit);
+        trace.append(&mut self.trace);
+        self.trace = trace;
+        self.spent = spent;
+        self.calls = calls;
     }
 
     /// Tests and studies: begin the HF stage after `moves` moves of the strategies, with
@@ -618,6 +668,9 @@ impl FastSearch {
     /// strategy; while the backward search runs, one call in three is its turn).
     pub fn run(&mut self, budget: u64) -> FastEvent {
         self.calls += 1;
+        if self.supplied_after.is_some_and(|k| self.calls % 8 == 0 && self.moves() >= k) {
+            self.take_supplied_plan();
+        }
         if self.hf == HfStage::Running && self.runs.last().is_some_and(|r| r.hf && r.full) {
             self.end_hf_search();
         }
@@ -779,7 +832,7 @@ impl FastSearch {
             strategies: self.runs.len() as u32,
             positions: st.nodes,
             generated: st.generated,
-            total_generated: st.generated,
+            total_generated: self.spent + st.generated,
             cells: st.cells,
             best_packed: st.best_packed as u32,
             goals: self.analysis.p.goals.len() as u32,
@@ -1090,8 +1143,27 @@ mod tests {
         assert!(followable && followed.plan.order == supplied.order, "{trace:?}");
         assert!(trace[0].starts_with("the supplied packing search's plan"), "{trace:?}");
         assert_eq!(search_with(SUPPLIED_PLAN, "nosupplied").plan().order, packing.plan.order);
-        let f = search_of(SUPPLIED_PLAN);
+        let f = search_with(SUPPLIED_PLAN, "suppliedafter0");
         assert_eq!(f.plan().order, supplied.order);
+        solves_and_replays(&level, f);
+    }
+
+    /// By default the supplied packing search is put off (`suppliedafterN`: until the
+    /// search has made N moves); then the search starts again on its plan, the moves made
+    /// before still counted, and solves the level.
+    #[test]
+    fn the_supplied_packing_search_put_off_starts_the_search_again_on_its_plan() {
+        let (level, boxes, player, packing, _) = analysed(SUPPLIED_PLAN);
+        let supplied = supplied_packing_plan(&packing, &boxes, player).expect("a plan");
+        assert_eq!(search_of(SUPPLIED_PLAN).plan().order, packing.plan.order);
+        let mut f = search_with(SUPPLIED_PLAN, "suppliedafter1");
+        assert_eq!(f.plan().order, packing.plan.order);
+        let mut before = 0;
+        while f.plan().order != supplied.order {
+            before = f.progress().total_generated;
+            assert!(matches!(f.run(16), FastEvent::Budget), "solved before the new start");
+        }
+        assert!(before > 0 && f.progress().total_generated > before);
         solves_and_replays(&level, f);
     }
 

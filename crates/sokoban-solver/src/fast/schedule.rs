@@ -23,6 +23,9 @@ pub struct Schedule {
     pub planned: Vec<(Strategy, Arc<Analysis>)>,
     /// The plan can be followed from the start ([`Plan::followable`]).
     pub followable: bool,
+    /// No plan can be followed and the supplied packing search's was put off
+    /// ([`Supplied::Later`]): the search looks for it after `SUPPLIED_AFTER` moves.
+    pub supplied_later: bool,
     /// The HF stage runs (levels small enough for the scored strategy).
     pub hf: bool,
     /// The backward search runs from the start as a perimeter (an experiment).
@@ -40,6 +43,20 @@ impl Schedule {
         player: u16,
         boxes: &[u16],
         exp: &Experiments,
+    ) -> Schedule {
+        let supplied = if exp.supplied_after == Some(0) { Supplied::Now } else { Supplied::Later };
+        Schedule::build_with(board, p, player, boxes, exp, supplied)
+    }
+
+    /// [`Schedule::build`], with the supplied packing search's plan run, put off or given
+    /// as `supplied` says.
+    pub(super) fn build_with(
+        board: &Board,
+        p: Problem,
+        player: u16,
+        boxes: &[u16],
+        exp: &Experiments,
+        supplied: Supplied,
     ) -> Schedule {
         let layout = Arc::new(Layout::new(board, &p));
         let mut strategies: Vec<Strategy> = STRATEGIES.to_vec();
@@ -86,8 +103,9 @@ impl Schedule {
         {
             analysis = Arc::new(analysis.with_plan(Plan::from_order(&p, order, 0)));
         }
-        let followable;
-        (analysis, followable) = followed_plan(analysis, greedy.clone(), boxes, player, &mut trace);
+        let (followable, supplied_later);
+        (analysis, followable, supplied_later) =
+            follow(analysis, greedy.clone(), boxes, player, supplied, &mut trace);
         let plan = &analysis.plan;
         // An idle stop only where the packed count can rise.
         if !followable {
@@ -150,8 +168,19 @@ impl Schedule {
                 planned.push((OTHER_PLAN, Arc::new(analysis.with_plan(other))));
             }
         }
-        Schedule { analysis, planned, followable, hf, use_back, trace }
+        Schedule { analysis, planned, followable, supplied_later, hf, use_back, trace }
     }
+}
+
+/// When the supplied packing search's plan is looked for, where no other plan can be
+/// followed.
+pub(super) enum Supplied {
+    /// Before the search starts.
+    Now,
+    /// Once the search has made some moves without a solution ([`Schedule::supplied_later`]).
+    Later,
+    /// Found already, and followable.
+    Given(Box<Plan>),
 }
 
 /// One strategy of the schedule.
@@ -375,7 +404,8 @@ pub fn analyse_both(
 /// XSokoban 90 solved, III 48 and VI 39 lost. The supplied packing search's, where neither
 /// can (55 levels), at 1,000,000 moves a level: Sasquatch I 25, 33 and VI 35 solved, I 46
 /// lost; tried before the greedy removals', it loses XSokoban 90, III 2 and 38
-/// (bench/decisions.md). `greedy` is the
+/// (bench/decisions.md). The search itself puts the supplied packing search off until it
+/// has made `SUPPLIED_AFTER` moves ([`Supplied::Later`]). `greedy` is the
 /// greedy removals' plan from [`analyse_both`]; a plan the experiments set is kept.
 pub fn followed_plan(
     analysis: Arc<Analysis>,
@@ -384,34 +414,55 @@ pub fn followed_plan(
     player: u16,
     trace: &mut Vec<String>,
 ) -> (Arc<Analysis>, bool) {
+    let (analysis, followable, _) = follow(analysis, greedy, boxes, player, Supplied::Now, trace);
+    (analysis, followable)
+}
+
+/// [`followed_plan`], the supplied packing search's plan looked for as `supplied` says;
+/// also whether it was put off.
+fn follow(
+    analysis: Arc<Analysis>,
+    greedy: Option<Arc<Plan>>,
+    boxes: &[u16],
+    player: u16,
+    supplied: Supplied,
+    trace: &mut Vec<String>,
+) -> (Arc<Analysis>, bool, bool) {
     let (p, exp, board) = (&analysis.p, &analysis.exp, &analysis.layout.board);
     // One check for every plan tried: their walled problems are built once.
     let Some(mut check) = PrefixSupply::new(p, board, boxes, player) else {
-        return (analysis, false);
+        return (analysis, false, false);
     };
     if analysis.plan.followable_with(p, &mut check) {
-        return (analysis, true);
+        return (analysis, true, false);
     }
     let set = exp.order.is_some() || exp.plan_per_cluster || exp.plan_no_parking;
     if set || exp.packing_plan {
-        return (analysis, false);
+        return (analysis, false, false);
     }
     let greedy = greedy.filter(|g| g.order != analysis.plan.order);
     if let Some(g) = greedy.filter(|g| g.followable_with(p, &mut check)) {
         trace.push("the greedy removals' plan: the packing search's cannot be followed".into());
         let a = Arc::new(analysis.with_plan((*g).clone()));
-        return (a, true);
+        return (a, true, false);
     }
     if !analysis.plan.analysed || exp.no_packing_search || exp.no_supplied_packing {
-        return (analysis, false);
+        return (analysis, false, false);
     }
-    let (supplied, mut check) = supplied_plan_with(&analysis, boxes, check);
-    let supplied =
-        supplied.filter(|s| s.order != analysis.plan.order && s.followable_with(p, &mut check));
-    let Some(plan) = supplied else { return (analysis, false) };
+    let plan = match supplied {
+        Supplied::Later => return (analysis, false, true),
+        Supplied::Given(plan) => *plan,
+        Supplied::Now => {
+            let (supplied, mut check) = supplied_plan_with(&analysis, boxes, check);
+            let supplied = supplied
+                .filter(|s| s.order != analysis.plan.order && s.followable_with(p, &mut check));
+            let Some(plan) = supplied else { return (analysis, false, false) };
+            plan
+        }
+    };
     trace.push("the supplied packing search's plan: no other can be followed".into());
     let a = Arc::new(analysis.with_plan(plan));
-    (a, true)
+    (a, true, false)
 }
 
 /// Moves and bytes the packing search may use.
@@ -420,6 +471,11 @@ const PACKING_MEMORY: usize = 64 << 20;
 /// Moves the supplied packing search may make (a second plan, tried where the first cannot
 /// be followed).
 const SUPPLIED_MOVES: u64 = 50_000;
+/// Moves the search makes on a plan that cannot be followed before the supplied packing
+/// search looks for one that can: on the levels solved sooner, its cost (up to a second:
+/// XSokoban 86, solved in 204 moves, 23 -> 162 ms) is saved; where it finds a plan, the
+/// search starts again on it, these moves lost.
+pub(super) const SUPPLIED_AFTER: u64 = 20_000;
 
 /// The plan of the packing search (Festival's; see [`Backward::packing`]) from the pulls
 /// to its best position; `None` when it stored no position.
