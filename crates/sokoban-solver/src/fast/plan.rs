@@ -303,6 +303,12 @@ impl Plan {
         self.steps.len() - self.order.len()
     }
 
+    /// True when square `sq` is the parking square of one of the first `done` steps.
+    pub fn parks_before(&self, sq: u16, done: u16) -> bool {
+        let k = self.fill_step[sq as usize];
+        k != NONE && k < done && self.steps[k as usize].then != NONE
+    }
+
     /// The goals filled by a position's packed count (`steps` steps done; per cluster,
     /// already a count of goals).
     pub fn goals_done(&self, steps: u16) -> u16 {
@@ -1070,5 +1076,26 @@ mod tests {
             one[g as usize] = true;
             assert_eq!(plan.packing(&p, &one, [g].into_iter()), (1, 0));
         }
+    }
+
+    /// A plan from pulls that park a box before its goal: the parking square counts as
+    /// parked by a done step only once that step is done, and goal squares never do.
+    #[test]
+    fn parks_before_names_the_parking_squares_of_done_steps() {
+        let level =
+            sokoban_core::format::parse_level("########\n#..    #\n#   $$@#\n########").unwrap();
+        let p = Problem::new(&level.board);
+        let sq = |r, c| p.compact[level.board.square(r, c)];
+        let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+        let (g1, g2, park) = (sq(1, 1), sq(1, 2), sq(2, 1));
+        // Backward: the box of g1 to the parking square, the box of g2 off the board, then
+        // the parked box off the board.
+        let pulls = [(g1, park), (g2, sq(2, 5)), (park, sq(2, 4))];
+        let plan = Plan::from_pulls(&p, &boxes, &pulls);
+        assert_eq!(plan.parking_steps(), 1);
+        assert_eq!(plan.steps[0], Step { square: park, then: g1 });
+        assert!(!plan.parks_before(park, 0));
+        assert!(plan.parks_before(park, 1) && plan.parks_before(park, 3));
+        assert!(!plan.parks_before(g1, 3) && !plan.parks_before(g2, 3));
     }
 }

@@ -24,7 +24,10 @@ impl Fess {
         let a = Arc::clone(&self.a);
         let p = &a.p;
         self.move_buf.clear();
-        if self.config.corral_moves && self.dead.corral_boxes(p, &self.st, &mut self.corral_only) {
+        if self.config.corral_moves
+            && self.dead.corral_boxes(p, &self.st, &mut self.corral_only)
+            && (a.exp.park_corral || !self.corral_parked(p))
+        {
             self.stats.corral_nodes += 1;
             self.gen.generate_only(
                 p,
@@ -45,6 +48,20 @@ impl Fess {
                 !stops.prunes(p, &mut st.occupied, area, from, m.to, player)
             });
         }
+    }
+
+    /// The corral the corral rule found (`corral_only`) is held by a box the plan parked
+    /// there on a step already done: the rule would have that box pushed now, undoing the
+    /// plan, which moves it on later — so the rule gives way (XSokoban 88: the parked plug
+    /// of a corridor, sealed once the goals beside it fill; solved at 152k moves instead of
+    /// not at 300k; bench/decisions.md).
+    fn corral_parked(&self, p: &Problem) -> bool {
+        let plan = &self.a.plan;
+        if plan.parking_steps() == 0 {
+            return false;
+        }
+        let done = plan.packed(p, &self.st.occupied);
+        self.st.boxes.iter().any(|&b| self.corral_only[b as usize] && plan.parks_before(b, done))
     }
 
     /// The scored strategy's moves of the position in the state, in the order they are
