@@ -5,10 +5,12 @@
 // page per level, so every hint is a new search and includes the worker's start.
 //
 //   ./build.sh build
-//   node bench/hint-browser.mjs ../shared/levels/xsokoban-90.xsb [--levels 1,2,5 | --solved native.csv] [--timeout 60] [--workers N]
+//   node bench/hint-browser.mjs ../shared/levels/xsokoban-90.xsb [--levels 1,2,5 | --solved native.csv] [--timeout 60] [--workers N] [--settle MS]
 //
 // --solved takes a `sokoban solve --csv` file and times the levels it solved; --workers N
-// opens the page with `?workers=N` (default: the page's own choice, one per core). Prints
+// opens the page with `?workers=N` (default: the page's own choice, one per core); --settle
+// MS waits that long after the level has loaded before pressing Hint, as a person looking
+// at the level would (default 0: at once, while the workers may still load). Prints
 // `level,status,ms` and, on standard error, the median time over the hints given.
 import { readFileSync } from 'node:fs';
 import { startApp, openPage, pasteText } from '../tests/e2e/helpers.mjs';
@@ -16,7 +18,8 @@ import { parse } from '../www/pkg/sokoban_wasm.js';
 import { commandLine, loadWasm } from './cli.mjs';
 
 loadWasm();
-const { opt, file } = commandLine('node bench/hint-browser.mjs FILE [--levels A,B,...] [--solved native.csv] [--timeout S] [--workers N]');
+const { opt, file } = commandLine('node bench/hint-browser.mjs FILE [--levels A,B,...] [--solved native.csv] [--timeout S] [--workers N] [--settle MS]');
+const settleMs = Number(opt('settle', '0'));
 const workers = opt('workers');
 const timeoutMs = Number(opt('timeout', '60')) * 1000;
 const levels = parse(readFileSync(file, 'utf8')).levels;
@@ -36,6 +39,7 @@ try {
     await pasteText(page, levels[n - 1].xsb);
     await page.waitForFunction(() => /Loaded/.test(document.querySelector('#status').textContent));
     await page.evaluate((s) => { document.querySelector('#s-limit').value = s; }, String(timeoutMs / 1000));
+    if (settleMs > 0) await new Promise((ok) => setTimeout(ok, settleMs));
     const t0 = Date.now();
     await page.getByRole('button', { name: 'Hint', exact: true }).click();
     let status = 'hint';
@@ -57,4 +61,4 @@ try {
   await app.close();
 }
 times.sort((a, b) => a - b);
-console.error(`${times.length} of ${wanted.length} hints; median ${times[times.length >> 1] ?? '-'} ms (Chromium, ${workers ?? 'default'} workers)`);
+console.error(`${times.length} of ${wanted.length} hints; median ${times[times.length >> 1] ?? '-'} ms (Chromium, ${workers ?? 'default'} workers, settle ${settleMs} ms)`);

@@ -77,6 +77,19 @@ test('?workers=N sets the worker count; a bad value falls back to one per core, 
   await page.context().close();
 });
 
+test('every worker warms its solver up after the page opens, lane 0 first; a Solve during the warm-up still solves', async () => {
+  const page = await openPage(app, `${app.base}?workers=2`);
+  // At once, while the workers still load and warm up: the search still runs and replays.
+  await pasteText(page, DOZEN);
+  await waitStatus(page, /Loaded/);
+  await button(page, 'Solve').click();
+  await waitSolverState(page, /^Solved: /);
+  await replaysToSolved(page, await page.textContent('#s-state'));
+  await page.waitForFunction(() => window.app.pool.warmed() === 2, null, { timeout: 30000 });
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('two workers: Solve replays the first solution and the panel names the worker that found it', async () => {
   const page = await twoWorkers(DOZEN);
   await button(page, 'Solve').click();

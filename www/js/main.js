@@ -126,15 +126,15 @@ async function main() {
     editorText: () => editorText(),
     openEditor: () => openEditor(),
     // The fast portfolio's workers: how many, how many still search, and a way to stop one.
-    pool: { size: () => pool.size, live: () => pool.live, kill: (lane) => pool.kill(lane) },
+    pool: { size: () => pool.size, live: () => pool.live, warmed: () => pool.warmed, kill: (lane) => pool.kill(lane) },
   };
   initPuzzle(); // the sliding-tile mode (its tab, or a ?puzzle= link)
   initEditor(page.editorApi);
   registerOffline(() => {
     $('offline-state').hidden = false;
   });
-  // The fast search's worker loads its wasm now, while the person looks at the level:
-  // the first Hint or Solve does not wait for it.
+  // The fast search's workers load and warm up their wasm now, while the person looks at
+  // the level: the first Hint or Solve does not wait for it.
   pool.warm();
   document.documentElement.dataset.ready = 'true';
 }

@@ -19,16 +19,21 @@ export class SolverClient {
     this.worker = null;
     this.job = null; // {id, resolve, onProgress, watchdog, cancelTimer}
     this.nextId = 1;
+    this.onWarmed = null;
+    this.warmedUp = false; // this worker has run its warm-up search
   }
 
   get busy() {
     return this.job !== null;
   }
 
-  /** Start the worker ahead of the first search, so that Solve or Hint does not wait for
-   *  it to load the solver's wasm (a worker that fails to start is started again then). */
-  warm() {
+  /** Start the worker ahead of the first search and have it warm its solver up on a level
+   *  of its own, so that Solve or Hint does not wait for it to load and compile the wasm (a
+   *  worker that fails to start is started again then). Calls `onWarmed` once it has. */
+  warm(onWarmed = () => {}) {
     if (!this.worker) this.spawn();
+    this.onWarmed = onWarmed;
+    this.worker.postMessage({ type: 'warm' });
   }
 
   spawn() {
@@ -79,6 +84,12 @@ export class SolverClient {
   }
 
   onMessage(msg) {
+    if (msg.type === 'warmed') {
+      this.warmedUp = true;
+      this.onWarmed?.();
+      this.onWarmed = null;
+      return;
+    }
     const job = this.job;
     if (!job || msg.id !== job.id) return; // a late message from an older search
     if (msg.type === 'progress') {
@@ -108,5 +119,6 @@ export class SolverClient {
   kill() {
     this.worker?.terminate();
     this.worker = null;
+    this.warmedUp = false;
   }
 }

@@ -43,6 +43,11 @@ export class SolverPool {
     return this.run !== null;
   }
 
+  /** Workers that have run their warm-up search (for the tests). */
+  get warmed() {
+    return this.clients.filter((c) => c.warmedUp).length;
+  }
+
   /** Workers still searching (for the tests: a cancel ends them all). */
   get live() {
     return this.clients.filter((c) => c.busy).length;
@@ -53,10 +58,14 @@ export class SolverPool {
     return this.clients[0];
   }
 
-  /** Start the lane-0 worker ahead of the first search; the others start with it (each
-   *  idle worker holds a wasm instance, which a phone tab should not pay for up front). */
+  /** Start every worker ahead of the first search, so that Solve or Hint finds them with
+   *  their wasm loaded and warmed up (a worker started at the click takes the others'
+   *  processor time while it loads): lane 0 first, the others once it has warmed up, so
+   *  that they find the wasm compiled. An idle worker holds a small wasm memory. */
   warm() {
-    this.clients[0].warm();
+    this.clients[0].warm(() => {
+      for (const c of this.clients.slice(1)) c.warm();
+    });
   }
 
   /**

@@ -5,7 +5,8 @@
 // loop between slices so that a {type: 'cancel'} message can arrive. The puzzle's pattern
 // databases stay in this worker's wasm memory between solves. Protocol (see
 // solver-client.js):
-//   in:  {type: 'solve', id, level, player, boxes, options}
+//   in:  {type: 'warm'} (answered by {type: 'warmed'})
+//        | {type: 'solve', id, level, player, boxes, options}
 //        | {type: 'solve', id, puzzle: {tiles, width, height, goal}, options}
 //        | {type: 'solve', id, generate: {width, height, boxes, seed}}
 //        | {type: 'solve', id, optimize: {level, lurd, metric, memoryMiB, timeLimitMs}}
@@ -18,14 +19,70 @@ import init, { GeneratorTask, OptimizerTask, PuzzleTask, SolverTask } from '../p
 const ready = init();
 let current = null; // the running job: {id, cancel}
 let queue = Promise.resolve(); // one search at a time
+let waiting = 0; // requests queued and not yet started: a warm-up then gives way
+
+// Levels of the worker's own, solved silently as soon as the wasm is in: the browser
+// compiles a wasm function fully only after it has run a while, so without them the
+// person's first Solve or Hint runs on the quick first compile (wasm in Node: XSokoban 26
+// cold 243 ms, after DOZEN 102 ms; bench/decisions.md). A small level first, so that a
+// request made at once waits little for a warm-up it cannot stop mid-setup; then twelve
+// boxes (the e2e tests' DOZEN), whose search runs long enough to matter. They run on a
+// {type: 'warm'} message, which {type: 'warmed'} answers; a real request stops them at
+// their next slice.
+const WARM_UP = [
+  [
+    ' #########',
+    ' #   #   #',
+    ' # $   $ #',
+    ' # # # # ##',
+    '## $ @  $ #',
+    '#   #$#   #',
+    '#  $  ... #',
+    '#  #  ... #',
+    '##    #####',
+    ' ######',
+  ],
+  [
+    '################',
+    '#      #       #',
+    '#   @$ #   # $ #',
+    '#  ## $  $ # $ #',
+    '# $    ##      #',
+    '##  #    $ ##  #',
+    '# $ #  # $     #',
+    '#      # $ #   #',
+    '######  ...#   #',
+    '     # $...  ###',
+    '     #  ...$ #',
+    '     #  ...  #',
+    '     #########',
+  ],
+];
+
+/** A warm-up search of `rows`: its start as square indices (row * width + column). */
+function warmUpRequest(rows) {
+  const width = Math.max(...rows.map((r) => r.length));
+  const at = (chars) => rows.flatMap((r, y) => [...r].flatMap((c, x) => (chars.includes(c) ? [y * width + x] : [])));
+  return {
+    id: 0, silent: true, level: rows.join('\n'), player: at('@+')[0], boxes: at('$*'),
+    options: { mode: 'fast', memoryMiB: 16 },
+  };
+}
 
 self.onmessage = (e) => {
   const m = e.data;
-  if (m.type === 'cancel') {
+  if (m.type === 'warm') {
+    for (const rows of WARM_UP) queue = queue.then(() => run(warmUpRequest(rows)));
+    queue = queue.then(() => self.postMessage({ type: 'warmed' }));
+  } else if (m.type === 'cancel') {
     if (current && (m.id === undefined || m.id === current.id)) current.cancel = true;
   } else if (m.type === 'solve') {
     if (current) current.cancel = true;
-    queue = queue.then(() => run(m));
+    waiting++;
+    queue = queue.then(() => {
+      waiting--;
+      return run(m);
+    });
   }
 };
 
@@ -42,8 +99,10 @@ function errorText(err) {
 }
 
 async function run(m) {
+  if (m.silent && waiting > 0) return;
   const job = { id: m.id, cancel: false };
   current = job;
+  const post = m.silent ? () => {} : (msg) => self.postMessage(msg);
   let task = null;
   try {
     await ready;
@@ -58,17 +117,17 @@ async function run(m) {
     // budget, the boxes to pack) at once, even when the search then takes only a moment.
     let msg = task.step(0);
     for (;;) {
-      self.postMessage({ ...msg, id: job.id });
+      post({ ...msg, id: job.id });
       if (msg.type !== 'progress') break;
       await pause();
       if (job.cancel) {
-        self.postMessage({ ...task.cancel(), id: job.id });
+        post({ ...task.cancel(), id: job.id });
         break;
       }
       msg = task.step(50);
     }
   } catch (err) {
-    self.postMessage({ id: job.id, type: 'error', message: errorText(err), step: err?.step });
+    post({ id: job.id, type: 'error', message: errorText(err), step: err?.step });
   } finally {
     try {
       task?.free();
