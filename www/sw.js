@@ -51,6 +51,7 @@ const APP = [
   'js/solver-worker.js',
   'js/state.js',
   'js/theme.js',
+  'js/warm-up.js',
 ];
 
 self.addEventListener('install', (e) => {

@@ -93,24 +93,8 @@ export const COLLECTION = `; Test Garden
 ######
 `;
 
-/**
- * Twelve boxes in a room with pillars, the goals in a block at the bottom (written for
- * these tests): the fast search solves it in well under a second natively (0.04–0.2 s
- * while it was being tuned), a little longer in wasm.
- */
-export const DOZEN = `################
-#      #       #
-#   @$ #   # $ #
-#  ## $  $ # $ #
-# $    ##      #
-##  #    $ ##  #
-# $ #  # $     #
-#      # $ #   #
-######  ...#   #
-     # $...  ###
-     #  ...$ #
-     #  ...  #
-     #########`;
+/** Twelve boxes in a room with pillars (the solver workers' warm-up level too). */
+export { DOZEN } from '../../www/js/warm-up.js';
 
 /**
  * Ten rooms like DOZEN side by side, a door between them, 120 boxes (written for these

@@ -5,7 +5,8 @@
 // loop between slices so that a {type: 'cancel'} message can arrive. The puzzle's pattern
 // databases stay in this worker's wasm memory between solves. Protocol (see
 // solver-client.js):
-//   in:  {type: 'warm'} (answered by {type: 'warmed'})
+//   in:  {type: 'warm'}: solve warm-up.js's levels silently (a real request stops them),
+//        then answer {type: 'warmed'}
 //        | {type: 'solve', id, level, player, boxes, options}
 //        | {type: 'solve', id, puzzle: {tiles, width, height, goal}, options}
 //        | {type: 'solve', id, generate: {width, height, boxes, seed}}
@@ -14,65 +15,28 @@
 //   out: {id, type: 'progress' | 'solved' | 'unsolvable' | 'limit' | 'cancelled' | 'error', ...}
 //        (the generator ends with 'generated' | 'cancelled' | 'error'; the optimizer with
 //        'finished' | 'limit' | 'cancelled' | 'error', an input error with the failing `step`)
-import init, { GeneratorTask, OptimizerTask, PuzzleTask, SolverTask } from '../pkg/sokoban_wasm.js';
+import init, { GeneratorTask, OptimizerTask, PuzzleTask, Session, SolverTask } from '../pkg/sokoban_wasm.js';
+import { WARM_UP } from './warm-up.js';
 
 const ready = init();
 let current = null; // the running job: {id, cancel}
 let queue = Promise.resolve(); // one search at a time
 let waiting = 0; // requests queued and not yet started: a warm-up then gives way
 
-// Levels of the worker's own, solved silently as soon as the wasm is in: the browser
-// compiles a wasm function fully only after it has run a while, so without them the
-// person's first Solve or Hint runs on the quick first compile (wasm in Node: XSokoban 26
-// cold 243 ms, after DOZEN 102 ms; bench/decisions.md). A small level first, so that a
-// request made at once waits little for a warm-up it cannot stop mid-setup; then twelve
-// boxes (the e2e tests' DOZEN), whose search runs long enough to matter. They run on a
-// {type: 'warm'} message, which {type: 'warmed'} answers; a real request stops them at
-// their next slice.
-const WARM_UP = [
-  [
-    ' #########',
-    ' #   #   #',
-    ' # $   $ #',
-    ' # # # # ##',
-    '## $ @  $ #',
-    '#   #$#   #',
-    '#  $  ... #',
-    '#  #  ... #',
-    '##    #####',
-    ' ######',
-  ],
-  [
-    '################',
-    '#      #       #',
-    '#   @$ #   # $ #',
-    '#  ## $  $ # $ #',
-    '# $    ##      #',
-    '##  #    $ ##  #',
-    '# $ #  # $     #',
-    '#      # $ #   #',
-    '######  ...#   #',
-    '     # $...  ###',
-    '     #  ...$ #',
-    '     #  ...  #',
-    '     #########',
-  ],
-];
-
-/** A warm-up search of `rows`: its start as square indices (row * width + column). */
-function warmUpRequest(rows) {
-  const width = Math.max(...rows.map((r) => r.length));
-  const at = (chars) => rows.flatMap((r, y) => [...r].flatMap((c, x) => (chars.includes(c) ? [y * width + x] : [])));
-  return {
-    id: 0, silent: true, level: rows.join('\n'), player: at('@+')[0], boxes: at('$*'),
-    options: { mode: 'fast', memoryMiB: 16 },
-  };
+/** A warm-up search of level `xsb` (warm-up.js) from its start: its squares from a Session. */
+function warmUpStart(xsb) {
+  const s = new Session(xsb);
+  try {
+    return { level: xsb, player: s.player(), boxes: Array.from(s.boxSquares()), options: { mode: 'fast', memoryMiB: 16 } };
+  } finally {
+    s.free();
+  }
 }
 
 self.onmessage = (e) => {
   const m = e.data;
   if (m.type === 'warm') {
-    for (const rows of WARM_UP) queue = queue.then(() => run(warmUpRequest(rows)));
+    for (const xsb of WARM_UP) queue = queue.then(() => run({ id: 0, silent: true, warmUp: xsb }));
     queue = queue.then(() => self.postMessage({ type: 'warmed' }));
   } else if (m.type === 'cancel') {
     if (current && (m.id === undefined || m.id === current.id)) current.cancel = true;
@@ -106,6 +70,7 @@ async function run(m) {
   let task = null;
   try {
     await ready;
+    if (m.warmUp) m = { ...m, ...warmUpStart(m.warmUp) };
     const p = m.puzzle;
     const g = m.generate;
     const o = m.optimize;

@@ -274,8 +274,8 @@ pub struct FastSearch {
     /// The strategy that found the solution.
     solved_by: Option<&'static str>,
     /// No plan can be followed and the supplied packing search has yet to look for one
-    /// ([`Schedule::supplied_later`]): after this many moves (`SUPPLIED_AFTER`).
-    supplied_after: Option<u64>,
+    /// ([`Schedule::later`]): after this many moves (`SUPPLIED_AFTER`), from this start.
+    supplied: Option<(u64, schedule::Start)>,
     /// Moves made by the searches this one replaced ([`FastSearch::take_supplied_plan`]).
     spent: u64,
 }
@@ -353,8 +353,7 @@ impl FastSearch {
         boxes: &[u16],
         memory_limit: usize,
     ) -> FastSearch {
-        let Schedule { analysis, planned, followable, supplied_later, hf, use_back, trace } =
-            schedule;
+        let Schedule { analysis, planned, followable, later, hf, use_back, trace } = schedule;
         let exp = Arc::clone(&analysis.exp);
         let back_share = if use_back { memory_limit / 3 } else { 0 };
         // Memory: a probe gets a sixteenth (its moves are few), the others share the rest.
@@ -426,8 +425,7 @@ impl FastSearch {
             hf_searches: 0,
             trace,
             solved_by: None,
-            supplied_after: supplied_later
-                .then(|| exp.supplied_after.unwrap_or(schedule::SUPPLIED_AFTER)),
+            supplied: later.map(|l| (exp.supplied_after.unwrap_or(schedule::SUPPLIED_AFTER), l)),
             spent: 0,
         }
     }
@@ -436,14 +434,9 @@ impl FastSearch {
     /// finds a plan that can be followed, the search starts again on it (the moves made so
     /// far still counted).
     fn take_supplied_plan(&mut self) {
-        self.supplied_after = None;
-        let a = Arc::clone(&self.analysis);
-        let (player, boxes) = (self.player, self.boxes.clone());
-        let plan = supplied_packing_plan(&a, &boxes, player).filter(|s| {
-            s.order != a.plan.order && s.followable(&a.p, &a.layout.board, &boxes, player)
-        });
-        let moves = self.moves();
-        let Some(plan) = plan else {
+        let Some((_, start)) = self.supplied.take() else { return };
+        let (player, boxes, moves) = (self.player, self.boxes.clone(), self.moves());
+        let Some(schedule) = Schedule::on_supplied_plan(start, player, &boxes) else {
             if self.tracing() {
                 self.trace.push(format!("no supplied packing plan after {moves} moves"));
             }
@@ -457,15 +450,6 @@ impl FastSearch {
         // The old stores go before the new are made: the memory budget holds one search.
         self.runs.clear();
         self.back = None;
-        let schedule = Schedule::build_with(
-            &a.layout.board,
-            (*a.p).clone(),
-            player,
-            &boxes,
-            &a.exp,
-            schedule::Supplied::Given(Box::new(plan)),
-        );
-        drop(a);
         *self = FastSearch::from_schedule(schedule, player, &boxes, self.memory_limit);
         trace.append(&mut self.trace);
         self.trace = trace;
@@ -668,7 +652,7 @@ impl FastSearch {
     /// strategy; while the backward search runs, one call in three is its turn).
     pub fn run(&mut self, budget: u64) -> FastEvent {
         self.calls += 1;
-        if self.supplied_after.is_some_and(|k| self.calls % 8 == 0 && self.moves() >= k) {
+        if self.supplied.as_ref().is_some_and(|(k, _)| self.calls % 8 == 0 && self.moves() >= *k) {
             self.take_supplied_plan();
         }
         if self.hf == HfStage::Running && self.runs.last().is_some_and(|r| r.hf && r.full) {

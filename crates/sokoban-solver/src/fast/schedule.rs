@@ -24,8 +24,9 @@ pub struct Schedule {
     /// The plan can be followed from the start ([`Plan::followable`]).
     pub followable: bool,
     /// No plan can be followed and the supplied packing search's was put off
-    /// ([`Supplied::Later`]): the search looks for it after `SUPPLIED_AFTER` moves.
-    pub supplied_later: bool,
+    /// (`Supplied::Later`): the schedule's start, from which the search looks for it after
+    /// `SUPPLIED_AFTER` moves (`Schedule::on_supplied_plan`).
+    pub later: Option<Start>,
     /// The HF stage runs (levels small enough for the scored strategy).
     pub hf: bool,
     /// The backward search runs from the start as a perimeter (an experiment).
@@ -45,67 +46,35 @@ impl Schedule {
         exp: &Experiments,
     ) -> Schedule {
         let supplied = if exp.supplied_after == Some(0) { Supplied::Now } else { Supplied::Later };
-        Schedule::build_with(board, p, player, boxes, exp, supplied)
+        Schedule::from_start(Start::new(board, p, boxes, exp), player, boxes, supplied)
     }
 
-    /// [`Schedule::build`], with the supplied packing search's plan run, put off or given
-    /// as `supplied` says.
-    pub(super) fn build_with(
-        board: &Board,
-        p: Problem,
-        player: u16,
-        boxes: &[u16],
-        exp: &Experiments,
-        supplied: Supplied,
-    ) -> Schedule {
-        let layout = Arc::new(Layout::new(board, &p));
-        let mut strategies: Vec<Strategy> = STRATEGIES.to_vec();
-        match exp.only {
-            Some(Only::Rules) => strategies.retain(|s| s.name == STRATEGIES[0].name),
-            Some(Only::Scored) => strategies.retain(|s| s.config.scored),
-            None => {}
-        }
-        for s in &mut strategies {
-            s.config.alternate_best &= !exp.no_alternate_best;
-            s.config.advisors &= !exp.no_advisors;
-            s.config.corral_moves &= !exp.no_corral_moves;
-            if let Some(k) = exp.scored_share.filter(|_| s.config.scored) {
-                s.share = k;
-            }
-        }
-        let mut trace = Vec::new();
-        // The scored strategy scores every move of a position, each with a count of the
-        // player's areas: boxes x squares x squares work a position. On boards where that is
-        // too much (60 x 60 with 100 boxes: 12 s for the first position) it is left out.
-        if boxes.len() * p.n * p.n > SCORED_MAX_WORK {
-            strategies.retain(|s| !s.config.scored);
-            if strategies.is_empty() {
-                strategies.push(STRATEGIES[0]);
-            }
-        }
-        let use_back = exp.back_perimeter;
-        // The HF stage where the scored strategy runs (levels small enough for it).
-        let hf = !use_back && !exp.no_hf && boxes.len() * p.n * p.n <= SCORED_MAX_WORK;
-        let p = Arc::new(p);
-        let exp = Arc::new(exp.clone());
-        let (mut analysis, greedy) =
-            analyse_both(Arc::clone(&p), layout, boxes, &exp, !exp.no_packing_search);
-        if exp.plan_per_cluster {
-            let mut plan = (*analysis.plan).clone();
-            plan.per_cluster = true;
-            analysis = Arc::new(analysis.with_plan(plan));
-        }
-        if exp.plan_no_parking {
-            analysis = Arc::new(analysis.with_plan(analysis.plan.without_parking(&p)));
-        }
-        if let Some(order) =
-            exp.order.as_ref().and_then(|o| order_by_hand(board, &p, o, &mut trace))
-        {
-            analysis = Arc::new(analysis.with_plan(Plan::from_order(&p, order, 0)));
-        }
-        let (followable, supplied_later);
-        (analysis, followable, supplied_later) =
+    /// The schedule of a search whose supplied packing search was put off, from its start
+    /// ([`Schedule::later`]), on that search's plan; `None` where it finds none that can be
+    /// followed.
+    pub(super) fn on_supplied_plan(start: Start, player: u16, boxes: &[u16]) -> Option<Schedule> {
+        let a = &start.analysis;
+        let check = PrefixSupply::new(&a.p, &a.layout.board, boxes, player)?;
+        let plan = followable_supplied(a, boxes, check)?;
+        Some(Schedule::from_start(start, player, boxes, Supplied::Given(Box::new(plan))))
+    }
+
+    /// The schedule from its start, with the supplied packing search's plan looked for, put
+    /// off or given as `supplied` says.
+    fn from_start(start: Start, player: u16, boxes: &[u16], supplied: Supplied) -> Schedule {
+        let Start { mut strategies, hf, use_back, analysis, greedy, mut trace } = start;
+        let (p, exp) = (Arc::clone(&analysis.p), Arc::clone(&analysis.exp));
+        let (analysis, followable, put_off) =
             follow(analysis, greedy.clone(), boxes, player, supplied, &mut trace);
+        // Put off, the analysis is the start's as it was.
+        let later = put_off.then(|| Start {
+            strategies: strategies.clone(),
+            hf,
+            use_back,
+            analysis: Arc::clone(&analysis),
+            greedy: greedy.clone(),
+            trace: Vec::new(),
+        });
         let plan = &analysis.plan;
         // An idle stop only where the packed count can rise.
         if !followable {
@@ -168,16 +137,81 @@ impl Schedule {
                 planned.push((OTHER_PLAN, Arc::new(analysis.with_plan(other))));
             }
         }
-        Schedule { analysis, planned, followable, supplied_later, hf, use_back, trace }
+        Schedule { analysis, planned, followable, later, hf, use_back, trace }
+    }
+}
+
+/// A schedule's start, before its plan is chosen: the strategies and stages the level
+/// gets, its analysis (with the packing search's plan, or the plan the experiments set)
+/// and the greedy removals' plan kept apart.
+pub struct Start {
+    strategies: Vec<Strategy>,
+    hf: bool,
+    use_back: bool,
+    analysis: Arc<Analysis>,
+    greedy: Option<Arc<Plan>>,
+    trace: Vec<String>,
+}
+
+impl Start {
+    /// The start for `board` (boxes frozen on goals already made walls), its problem, and
+    /// the start boxes given as compact squares.
+    fn new(board: &Board, p: Problem, boxes: &[u16], exp: &Experiments) -> Start {
+        let layout = Arc::new(Layout::new(board, &p));
+        let mut strategies: Vec<Strategy> = STRATEGIES.to_vec();
+        match exp.only {
+            Some(Only::Rules) => strategies.retain(|s| s.name == STRATEGIES[0].name),
+            Some(Only::Scored) => strategies.retain(|s| s.config.scored),
+            None => {}
+        }
+        for s in &mut strategies {
+            s.config.alternate_best &= !exp.no_alternate_best;
+            s.config.advisors &= !exp.no_advisors;
+            s.config.corral_moves &= !exp.no_corral_moves;
+            if let Some(k) = exp.scored_share.filter(|_| s.config.scored) {
+                s.share = k;
+            }
+        }
+        let mut trace = Vec::new();
+        // The scored strategy scores every move of a position, each with a count of the
+        // player's areas: boxes x squares x squares work a position. On boards where that is
+        // too much (60 x 60 with 100 boxes: 12 s for the first position) it is left out.
+        if boxes.len() * p.n * p.n > SCORED_MAX_WORK {
+            strategies.retain(|s| !s.config.scored);
+            if strategies.is_empty() {
+                strategies.push(STRATEGIES[0]);
+            }
+        }
+        let use_back = exp.back_perimeter;
+        // The HF stage where the scored strategy runs (levels small enough for it).
+        let hf = !use_back && !exp.no_hf && boxes.len() * p.n * p.n <= SCORED_MAX_WORK;
+        let p = Arc::new(p);
+        let exp = Arc::new(exp.clone());
+        let (mut analysis, greedy) =
+            analyse_both(Arc::clone(&p), layout, boxes, &exp, !exp.no_packing_search);
+        if exp.plan_per_cluster {
+            let mut plan = (*analysis.plan).clone();
+            plan.per_cluster = true;
+            analysis = Arc::new(analysis.with_plan(plan));
+        }
+        if exp.plan_no_parking {
+            analysis = Arc::new(analysis.with_plan(analysis.plan.without_parking(&p)));
+        }
+        if let Some(order) =
+            exp.order.as_ref().and_then(|o| order_by_hand(board, &p, o, &mut trace))
+        {
+            analysis = Arc::new(analysis.with_plan(Plan::from_order(&p, order, 0)));
+        }
+        Start { strategies, hf, use_back, analysis, greedy, trace }
     }
 }
 
 /// When the supplied packing search's plan is looked for, where no other plan can be
 /// followed.
-pub(super) enum Supplied {
+enum Supplied {
     /// Before the search starts.
     Now,
-    /// Once the search has made some moves without a solution ([`Schedule::supplied_later`]).
+    /// Once the search has made some moves without a solution ([`Schedule::later`]).
     Later,
     /// Found already, and followable.
     Given(Box<Plan>),
@@ -405,7 +439,7 @@ pub fn analyse_both(
 /// can (55 levels), at 1,000,000 moves a level: Sasquatch I 25, 33 and VI 35 solved, I 46
 /// lost; tried before the greedy removals', it loses XSokoban 90, III 2 and 38
 /// (bench/decisions.md). The search itself puts the supplied packing search off until it
-/// has made `SUPPLIED_AFTER` moves ([`Supplied::Later`]). `greedy` is the
+/// has made `SUPPLIED_AFTER` moves (`Supplied::Later`). `greedy` is the
 /// greedy removals' plan from [`analyse_both`]; a plan the experiments set is kept.
 pub fn followed_plan(
     analysis: Arc<Analysis>,
@@ -428,6 +462,12 @@ fn follow(
     supplied: Supplied,
     trace: &mut Vec<String>,
 ) -> (Arc<Analysis>, bool, bool) {
+    let supplied_plan = "the supplied packing search's plan: no other can be followed";
+    // Given: found once no other plan could be followed.
+    if let Supplied::Given(plan) = supplied {
+        trace.push(supplied_plan.into());
+        return (Arc::new(analysis.with_plan(*plan)), true, false);
+    }
     let (p, exp, board) = (&analysis.p, &analysis.exp, &analysis.layout.board);
     // One check for every plan tried: their walled problems are built once.
     let Some(mut check) = PrefixSupply::new(p, board, boxes, player) else {
@@ -449,20 +489,22 @@ fn follow(
     if !analysis.plan.analysed || exp.no_packing_search || exp.no_supplied_packing {
         return (analysis, false, false);
     }
-    let plan = match supplied {
-        Supplied::Later => return (analysis, false, true),
-        Supplied::Given(plan) => *plan,
-        Supplied::Now => {
-            let (supplied, mut check) = supplied_plan_with(&analysis, boxes, check);
-            let supplied = supplied
-                .filter(|s| s.order != analysis.plan.order && s.followable_with(p, &mut check));
-            let Some(plan) = supplied else { return (analysis, false, false) };
-            plan
-        }
+    if let Supplied::Later = supplied {
+        return (analysis, false, true);
+    }
+    let Some(plan) = followable_supplied(&analysis, boxes, check) else {
+        return (analysis, false, false);
     };
-    trace.push("the supplied packing search's plan: no other can be followed".into());
-    let a = Arc::new(analysis.with_plan(plan));
-    (a, true, false)
+    trace.push(supplied_plan.into());
+    (Arc::new(analysis.with_plan(plan)), true, false)
+}
+
+/// The supplied packing search's plan, where it differs from the analysis's and can be
+/// followed from the start (`check`: the start's dead-prefix check, its walled problems
+/// kept for the plan's own check).
+fn followable_supplied(a: &Arc<Analysis>, boxes: &[u16], check: PrefixSupply) -> Option<Plan> {
+    let (supplied, mut check) = supplied_plan_with(a, boxes, check);
+    supplied.filter(|s| s.order != a.plan.order && s.followable_with(&a.p, &mut check))
 }
 
 /// Moves and bytes the packing search may use.
