@@ -104,6 +104,10 @@ pub struct Experiments {
     pub no_link: bool,
     /// No out-of-plan remover (`nooop`).
     pub no_out_of_plan: bool,
+    /// The scored strategy's opener advisor (`opener`; see `Fess::opener`).
+    pub opener: bool,
+    /// The scored strategy's explorer advisor (`explorer`; see `Fess::explorer`).
+    pub explorer: bool,
     /// Parked boxes count as packed at once, not until their goal's step (`nountil`).
     pub no_until: bool,
     // Deadlock tests.
@@ -168,6 +172,8 @@ impl Experiments {
                 "nolink" => &mut e.no_link,
                 "nooop" => &mut e.no_out_of_plan,
                 "nountil" => &mut e.no_until,
+                "opener" => &mut e.opener,
+                "explorer" => &mut e.explorer,
                 "nopairs" => &mut e.no_pairs,
                 "noreduced" => &mut e.no_reduced,
                 "nopockets" => &mut e.no_pockets,
@@ -282,5 +288,7 @@ mod tests {
         assert_eq!(Experiments::parse("nomany").unwrap().many_boxes, Some(None));
         assert_eq!(Experiments::parse("hfattempts4").unwrap().hf_attempts, Some(4));
         assert!(Experiments::parse("manyx").is_err());
+        let e = Experiments::parse("opener,explorer").unwrap();
+        assert!(e.opener && e.explorer && !Experiments::default().opener);
     }
 }

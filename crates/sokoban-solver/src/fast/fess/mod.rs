@@ -250,6 +250,15 @@ pub struct Fess {
     scored_order: Vec<(u32, Rank, u16, u32)>,
     order: Vec<(i32, u32)>,
     next_goals: Vec<u16>,
+    /// The squares the plan fills next, and floor distances from such squares (an empty
+    /// row until needed) for the opener.
+    targets: Vec<u16>,
+    floor_rows: Vec<Vec<u16>>,
+    /// For the explorer: candidates by rank, the player's area before the move, and the
+    /// squares a box on each square can reach on an empty board (empty until needed).
+    explore_order: Vec<(Rank, u32)>,
+    reach_before: Vec<u64>,
+    box_rows: Vec<Vec<bool>>,
     mark: Vec<u32>,
     mark_stamp: u32,
     /// The boxes near the moved box, and which are taken (local stuck test).
@@ -319,6 +328,11 @@ impl Fess {
             scored_order: Vec::new(),
             order: Vec::new(),
             next_goals: Vec::new(),
+            targets: Vec::new(),
+            floor_rows: vec![Vec::new(); p.n],
+            explore_order: Vec::new(),
+            reach_before: Vec::new(),
+            box_rows: vec![Vec::new(); p.n],
             mark: vec![0; p.n],
             mark_stamp: 0,
             local: Vec::new(),
@@ -738,7 +752,7 @@ pub(super) fn pushes_to_node(
 
 #[cfg(test)]
 mod tests {
-    use super::order::approach;
+    use super::order::{approach, box_reach, floor_distances};
     use super::*;
     use crate::analysis::problem::Problem;
     use crate::analysis::problem::INF_DIST;
@@ -774,8 +788,28 @@ mod tests {
     use crate::fast::plan::Plan;
     use sokoban_core::format::parse_level;
 
+    /// Nine boxes in an open room, goals in two rows below: many moves per position.
+    const NINE_BOXES: &str = "##########\n\
+         #        #\n\
+         # $ $ $  #\n\
+         #  $ $ $ #\n\
+         # $ $ $  #\n\
+         #   @    #\n\
+         #........#\n\
+         #.       #\n\
+         ##########";
+
     /// A search from the start of `level` with `config`, its boxes (sorted) and player.
     fn search_on(level: &sokoban_core::Level, config: Config) -> (Fess, Vec<u16>, u16) {
+        search_with(level, config, "")
+    }
+
+    /// [`search_on`] with development switches (`exp`, as `Experiments::parse` reads them).
+    fn search_with(
+        level: &sokoban_core::Level,
+        config: Config,
+        exp: &str,
+    ) -> (Fess, Vec<u16>, u16) {
         let p = Problem::new(&level.board);
         let layout = Arc::new(Layout::new(&level.board, &p));
         let mut boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
@@ -783,7 +817,8 @@ mod tests {
         let player = p.compact[level.start.player];
         let plan = Arc::new(Plan::new(&p, &layout, &boxes));
         let p = Arc::new(p);
-        let a = Arc::new(Analysis::new(Arc::clone(&p), layout, plan, Arc::default()));
+        let exp = Arc::new(crate::fast::Experiments::parse(exp).expect("switches"));
+        let a = Arc::new(Analysis::new(Arc::clone(&p), layout, plan, exp));
         let f = Fess::new(a, config, player, &boxes, 64 << 20, Learned::new(&p));
         (f, boxes, player)
     }
@@ -793,18 +828,7 @@ mod tests {
     /// with the first one in `refill`), with the children seen by then still in it.
     #[test]
     fn scored_order_generated_again_is_the_same() {
-        let level = parse_level(
-            "##########\n\
-             #        #\n\
-             # $ $ $  #\n\
-             #  $ $ $ #\n\
-             # $ $ $  #\n\
-             #   @    #\n\
-             #........#\n\
-             #.       #\n\
-             ##########",
-        )
-        .expect("level");
+        let level = parse_level(NINE_BOXES).expect("level");
         let config = Config { scored: true, corral_moves: false, ..Config::default() };
         let (mut f, _, _) = search_on(&level, config);
         let root = f.nodes[0];
@@ -905,5 +929,51 @@ mod tests {
         f.learn_at(0);
         assert!(f.stats.whole_tested > 1, "the whole position was searched");
         assert!(!f.dead_node[0], "the start is not stuck");
+    }
+
+    /// The opener's and the explorer's tables: floor steps ignore boxes; a box goes where
+    /// the player can push it from some side, and nowhere from a corner.
+    #[test]
+    fn floor_steps_and_box_reach_on_an_empty_board() {
+        let level = parse_level(
+            "#######\n\
+             #@    #\n\
+             # $ . #\n\
+             #  ####\n\
+             #  #\n\
+             ####",
+        )
+        .expect("level");
+        let p = Problem::new(&level.board);
+        let at = |r: usize, c: usize| p.compact[level.board.square(r, c)];
+        let d = floor_distances(&p, at(1, 1));
+        assert_eq!((d[at(1, 1) as usize], d[at(1, 5) as usize], d[at(4, 2) as usize]), (0, 4, 4));
+        let corner = box_reach(&p, at(1, 1));
+        assert_eq!(corner.iter().filter(|&&x| x).count(), 1, "a box in a corner stays");
+        let middle = box_reach(&p, at(2, 2));
+        assert!(
+            middle[at(2, 4) as usize] && middle[at(1, 1) as usize] && middle[at(4, 1) as usize]
+        );
+        let bottom = box_reach(&p, at(4, 2));
+        assert_eq!(bottom.iter().filter(|&&x| x).count(), 1, "no side to push it from");
+    }
+
+    /// With the opener and the explorer advising (`opener,explorer`), the scored search
+    /// nominates more moves and still solves.
+    #[test]
+    fn opener_and_explorer_advise_and_the_search_solves() {
+        let level = parse_level(NINE_BOXES).expect("level");
+        let run = |exp: &str| {
+            let config = Config { scored: true, corral_moves: true, ..Config::default() };
+            let (mut f, _, _) = search_with(&level, config, exp);
+            let event = f.run(200_000, None);
+            (matches!(event, FessEvent::Solved(_)), f.stats.advised, f.stats.generated)
+        };
+        let (base, with) = (run(""), run("opener,explorer"));
+        assert!(base.0 && with.0, "both solve: {base:?} {with:?}");
+        assert!(
+            with.1 * base.2 > base.1 * with.2,
+            "a larger share of the moves advised: {with:?} against {base:?}"
+        );
     }
 }

@@ -2,6 +2,7 @@
 //! the corral and stop rules), then nominated by the advisors (rules strategy) or scored
 //! child by child (scored strategy), and the ranks its cells are filed by.
 
+use std::cmp::Reverse;
 use std::sync::Arc;
 
 use super::Fess;
@@ -102,13 +103,20 @@ impl Fess {
         }
         self.stats.scored += self.move_buf.len() as u64;
         let n = self.cands.len();
-        let mut advised = [usize::MAX; 6];
+        let mut advised = [usize::MAX; 8];
         if self.config.advisors && n > 0 {
             advised[..5].copy_from_slice(&scored_advice(&own, &self.cands));
+            if a.exp.opener && advised[0] == usize::MAX {
+                advised[5] = self.opener(&own);
+            }
+            if a.exp.explorer {
+                let k = self.explorer(&own);
+                advised[6] = if advised[..6].contains(&k) { usize::MAX } else { k };
+            }
         }
         // With two moves or fewer, the best one weighs nothing (Festival's rule).
         if n > 0 && n <= 2 && advised.iter().all(|&k| k == usize::MAX) {
-            advised[5] = (0..n).min_by_key(|&k| self.cands[k].1.rank()).unwrap_or(0);
+            advised[7] = (0..n).min_by_key(|&k| self.cands[k].1.rank()).unwrap_or(0);
         }
         self.scored_order.clear();
         for (k, (m, sc)) in self.cands.iter().enumerate() {
@@ -125,6 +133,119 @@ impl Fess {
         }
         let n_adv = advised.iter().filter(|&&k| k != usize::MAX).count() as u32;
         (own, n_adv)
+    }
+
+    /// The opener (Festival's): where no child packs more, the box nearest the square the
+    /// plan fills next (by floor distance, boxes ignored) moved no nearer to it, without
+    /// more player areas or blocked passages — ties to the move that takes it farthest.
+    /// It clears the way for the next step rather than waiting for a move that packs
+    /// (index into `cands`, `usize::MAX` for none).
+    fn opener(&mut self, own: &Score) -> usize {
+        let a = Arc::clone(&self.a);
+        let p = &a.p;
+        if self.cands.iter().any(|(_, s)| s.packed > own.packed) {
+            return usize::MAX;
+        }
+        a.plan.next_goals(p, &self.st.occupied, &mut self.next_goals);
+        self.targets.clear();
+        self.targets.extend(a.plan.next_squares(p, &self.next_goals));
+        if self.targets.is_empty() {
+            return usize::MAX;
+        }
+        for k in 0..self.targets.len() {
+            let t = self.targets[k] as usize;
+            if self.floor_rows[t].is_empty() {
+                self.floor_rows[t] = floor_distances(p, t as u16);
+            }
+        }
+        let rows = &self.floor_rows;
+        let dist = |s: u16| self.targets.iter().map(|&t| rows[t as usize][s as usize]).min();
+        let mut best: Option<(u16, Reverse<u16>, usize)> = None;
+        for (k, (m, s)) in self.cands.iter().enumerate() {
+            if s.packed < own.packed
+                || s.regions > own.regions
+                || s.blocked_links > own.blocked_links
+            {
+                continue;
+            }
+            let from = self.st.boxes[m.box_i as usize];
+            let (Some(d1), Some(d2)) = (dist(from), dist(m.to)) else { continue };
+            if d2 < d1 || d1 == u16::MAX {
+                continue;
+            }
+            let key = (d1, Reverse(d2), k);
+            if best.is_none_or(|b| (key.0, key.1) < (b.0, b.1)) {
+                best = Some(key);
+            }
+        }
+        best.map_or(usize::MAX, |b| b.2)
+    }
+
+    /// The explorer (Festival's): the best-scored child, packing no fewer, whose move can
+    /// be undone on an empty board and lets the player reach a side of another box it
+    /// could not reach before, from which that box can be pushed — a move that opens new
+    /// moves without committing a box (index into `cands`, `usize::MAX` for none).
+    fn explorer(&mut self, own: &Score) -> usize {
+        let a = Arc::clone(&self.a);
+        let p = &a.p;
+        self.explore_order.clear();
+        self.explore_order.extend(
+            (0..self.cands.len())
+                .filter(|&k| self.cands[k].1.packed >= own.packed)
+                .map(|k| (self.cands[k].1.rank(), k as u32)),
+        );
+        if self.explore_order.is_empty() {
+            return usize::MAX;
+        }
+        self.explore_order.sort_unstable();
+        self.flood.set_boxes(&self.st.boxes);
+        self.flood.flood(p, &self.st.occupied, self.st.player);
+        self.reach_before.resize(self.flood.area_words(p), 0);
+        self.flood.area_bits(&mut self.reach_before);
+        for i in 0..self.explore_order.len() {
+            let k = self.explore_order[i].1 as usize;
+            let m = self.cands[k].0;
+            let from = self.st.boxes[m.box_i as usize];
+            if self.box_rows[m.to as usize].is_empty() {
+                self.box_rows[m.to as usize] = box_reach(p, m.to);
+            }
+            if !self.box_rows[m.to as usize][from as usize] {
+                continue;
+            }
+            let occ = &mut self.st.occupied;
+            occ[from as usize] = false;
+            occ[m.to as usize] = true;
+            self.flood.set_box(from, false);
+            self.flood.set_box(m.to, true);
+            self.flood.flood(p, occ, p.nbr[m.to as usize][m.side as usize]);
+            let mut opens = false;
+            'boxes: for &b in &self.st.boxes {
+                if b == from {
+                    continue;
+                }
+                for d in 0..4 {
+                    let (side, ahead) = (p.nbr[b as usize][d], p.nbr[b as usize][(d + 2) % 4]);
+                    if side == NONE || ahead == NONE || occ[ahead as usize] || occ[side as usize] {
+                        continue;
+                    }
+                    if side == from || self.flood.area_has(&self.reach_before, side) {
+                        continue;
+                    }
+                    if self.flood.reached(side) {
+                        opens = true;
+                        break 'boxes;
+                    }
+                }
+            }
+            occ[m.to as usize] = false;
+            occ[from as usize] = true;
+            self.flood.set_box(m.to, false);
+            self.flood.set_box(from, true);
+            if opens {
+                return k;
+            }
+        }
+        usize::MAX
     }
 
     /// The moves of the position in the state, in the order they are tried, into
@@ -411,6 +532,52 @@ pub(super) fn score_rank(s: &Score) -> u64 {
         | (s.regions as u64) << 32
         | (s.blocked_links as u64) << 16
         | s.out_of_plan as u64
+}
+
+/// Steps over the floor from `t` to every square, boxes ignored (`u16::MAX`: none).
+pub(super) fn floor_distances(p: &Problem, t: u16) -> Vec<u16> {
+    let mut d = vec![u16::MAX; p.n];
+    let mut queue = std::collections::VecDeque::from([t]);
+    d[t as usize] = 0;
+    while let Some(s) = queue.pop_front() {
+        for &q in &p.nbr[s as usize] {
+            if q != NONE && d[q as usize] == u16::MAX {
+                d[q as usize] = d[s as usize] + 1;
+                queue.push_back(q);
+            }
+        }
+    }
+    d
+}
+
+/// The squares a box on `t` can be pushed to on an empty board, the player starting on
+/// any side of it.
+pub(super) fn box_reach(p: &Problem, t: u16) -> Vec<bool> {
+    let mut seen = vec![[false; 4]; p.n];
+    let mut reach = vec![false; p.n];
+    let mut stack = Vec::new();
+    for d in 0..4 {
+        if p.nbr[t as usize][d] != NONE && !seen[t as usize][d] {
+            stack.push((t, d));
+            seen[t as usize][d] = true;
+        }
+    }
+    reach[t as usize] = true;
+    while let Some((b, d)) = stack.pop() {
+        let class = p.side_class[b as usize][d];
+        for d2 in 0..4 {
+            if p.side_class[b as usize][d2] != class {
+                continue;
+            }
+            let ahead = p.nbr[b as usize][(d2 + 2) % 4];
+            if ahead != NONE && !seen[ahead as usize][d2] {
+                seen[ahead as usize][d2] = true;
+                reach[ahead as usize] = true;
+                stack.push((ahead, d2));
+            }
+        }
+    }
+    reach
 }
 
 /// The scored strategy's advisors (indices into `cands`, `usize::MAX` for none): the best
