@@ -2,7 +2,8 @@
 // to 2 by ?workers=2: Solve runs both lanes, the first solution replays and the panel
 // names the worker that found it; Cancel ends both workers; a worker stopped mid-search
 // (window.app.pool.kill, as a crash would) is dropped, the other goes on, and an ending
-// without a solution counts the dropped. Saves
+// without a solution counts the dropped; lane 1 waits its turn (STAGGER_MS) and a search
+// that ends before then never starts it. Saves
 // portfolio-running.png (the page at 1366×800 while two workers search).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -155,6 +156,30 @@ test('two workers: a worker stopped mid-search is dropped and the other goes on 
   await bothSearching(page);
   await button(page, 'Cancel').click();
   await waitSolverState(page, /^Cancelled after/, 3000);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('two workers: lane 1 waits its turn — a search lane 0 ends sooner never starts it', async () => {
+  const page = await twoWorkers(TEN_ROOMS);
+  await page.evaluate(() => window.app.pool.setStagger(60000));
+  await button(page, 'Solve').click();
+  await page.waitForFunction(() => Number(document.querySelector('#solver-stats').dataset.progress) >= 2, null, { timeout: 10000 });
+  assert.equal(await live(page), 1, 'lane 0 alone searches');
+  let ws = await lines(page);
+  assert.deepEqual([ws[1].state, ws[1].strategy, ws[1].moves], ['running', 'not started', '0 moves']);
+  await button(page, 'Cancel').click();
+  await waitSolverState(page, /^Cancelled after/, 3000);
+  await page.waitForFunction(() => window.app.pool.live() === 0, null, { timeout: 2500 });
+  assert.deepEqual((await lines(page)).map((w) => w.state), ['stopped', 'stopped']);
+  // Won by lane 0 before lane 1's turn: lane 1 is stopped without having run.
+  await pasteText(page, DOZEN);
+  await waitStatus(page, /Loaded/);
+  await button(page, 'Solve').click();
+  await waitSolverState(page, /Solved by worker 1 \(/);
+  ws = await lines(page);
+  assert.deepEqual(ws.map((w) => [w.state, w.strategy === 'not started']), [['solved', false], ['stopped', true]]);
+  await replaysToSolved(page, await page.textContent('#s-state'));
   assertNoErrors(page);
   await page.context().close();
 });

@@ -126,7 +126,13 @@ async function main() {
     editorText: () => editorText(),
     openEditor: () => openEditor(),
     // The fast portfolio's workers: how many, how many still search, and a way to stop one.
-    pool: { size: () => pool.size, live: () => pool.live, warmed: () => pool.warmed, kill: (lane) => pool.kill(lane) },
+    pool: {
+      size: () => pool.size,
+      live: () => pool.live,
+      warmed: () => pool.warmed,
+      kill: (lane) => pool.kill(lane),
+      setStagger: (ms) => { pool.stagger = ms; },
+    },
   };
   initPuzzle(); // the sliding-tile mode (its tab, or a ?puzzle= link)
   initEditor(page.editorApi);

@@ -76,8 +76,9 @@ export class SolverPanel {
       li.dataset.state = w.state;
       const [lane, strategy, moves, state] = li.children;
       lane.textContent = String(w.lane + 1);
-      strategy.textContent = w.strategy || 'starting…';
-      strategy.title = `Worker ${w.lane + 1}, portfolio lane ${w.lane}: ${w.strategy || 'starting'}`;
+      const idle = w.started === false ? 'not started' : 'starting…';
+      strategy.textContent = w.strategy || idle;
+      strategy.title = `Worker ${w.lane + 1}, portfolio lane ${w.lane}: ${w.strategy || idle}`;
       moves.textContent = `${fmtCount(w.moves)} moves`;
       state.textContent = STATE_WORDS[w.state] ?? w.state;
     });

@@ -12,6 +12,10 @@ import { SolverClient } from './solver-client.js';
 
 export const MAX_WORKERS = 8;
 const MIB = 1024 * 1024;
+/** Lanes other than 0 start this long after it: most levels a person plays are solved by
+ *  lane 0 sooner, and a second lane set up beside it takes processor time and memory
+ *  bandwidth from it (and from the page) on a machine of few cores. */
+export const STAGGER_MS = 250;
 
 /**
  * How many workers the portfolio runs: `?workers=N` in the page address (the tests force
@@ -31,6 +35,7 @@ export class SolverPool {
   constructor(size, defaultMiB) {
     this.clients = Array.from({ length: Math.max(1, size) }, () => new SolverClient());
     this.defaultMiB = defaultMiB;
+    this.stagger = STAGGER_MS; // the tests change it (window.app.pool.setStagger)
     this.run = null; // {resolve, onProgress, workers: [{lane, state, msg, end}], failed}
   }
 
@@ -91,23 +96,40 @@ export class SolverPool {
       const run = { resolve, onProgress, workers: [], failed: 0, budget: each * n * MIB };
       this.run = run;
       for (let lane = 0; lane < n; lane++) {
-        const w = { lane, state: 'running', msg: null, end: null, budget: each * MIB };
+        const w = { lane, state: 'running', msg: null, end: null, budget: each * MIB, timer: 0, started: false };
         run.workers.push(w);
-        const options = { ...opts, lane, memoryMiB: each };
-        this.clients[lane].solve({ ...request, options }, (m) => {
-          if (this.run !== run) return; // a worker still stopping after the run ended
-          w.msg = m;
-          run.onProgress({ ...m, lane }, summary(run));
-        }).then((m) => this.ended(run, w, m));
+        const start = () => {
+          w.timer = 0;
+          w.started = true;
+          const options = { ...opts, lane, memoryMiB: each };
+          this.clients[lane].solve({ ...request, options }, (m) => {
+            if (this.run !== run) return; // a worker still stopping after the run ended
+            w.msg = m;
+            run.onProgress({ ...m, lane }, summary(run));
+          }).then((m) => this.ended(run, w, m));
+        };
+        if (lane === 0 || this.stagger <= 0) start();
+        else w.timer = setTimeout(start, this.stagger);
       }
     });
+  }
+
+  /** Stop worker `w` of `run`: cancel its search, or, not started yet, end it as cancelled. */
+  stop(run, w) {
+    if (w.timer) {
+      clearTimeout(w.timer);
+      w.timer = 0;
+      this.ended(run, w, { type: 'cancelled' });
+    } else {
+      this.clients[w.lane].cancel();
+    }
   }
 
   /** Cancel every worker of the running search; it resolves once they have all stopped. */
   cancel() {
     const run = this.run;
     if (!run) return;
-    for (const w of run.workers) if (w.state === 'running') this.clients[w.lane].cancel();
+    for (const w of run.workers) if (w.state === 'running') this.stop(run, w);
   }
 
   /** Stop worker `lane` as if it had crashed (the tests' way to check the others go on). */
@@ -125,7 +147,9 @@ export class SolverPool {
       for (const o of run.workers) {
         if (o.state !== 'running') continue;
         o.state = 'stopped';
-        this.clients[o.lane].cancel();
+        clearTimeout(o.timer);
+        if (!o.timer) this.clients[o.lane].cancel();
+        o.timer = 0;
       }
       return this.settle(run, { ...m, lane: w.lane });
     }
@@ -157,7 +181,7 @@ export class SolverPool {
 /**
  * Every worker of a run: {lane, state ('running', 'solved', 'proved' (unsolvable),
  * 'dropped', 'stopped' (cancelled), 'ended' (a time or node limit)), strategy, moves,
- * bestPacked, goals, solvedBy, budget (its memory budget, bytes), msg (its last message
+ * bestPacked, goals, solvedBy, started (false while it waits its turn, STAGGER_MS), budget (its memory budget, bytes), msg (its last message
  * with a read-out)}.
  */
 function summary(run) {
@@ -169,6 +193,7 @@ function summary(run) {
     bestPacked: w.msg?.bestPacked ?? 0,
     goals: w.msg?.goals ?? 0,
     solvedBy: w.end?.solvedBy,
+    started: w.started,
     budget: w.budget,
     msg: w.msg,
   }));
