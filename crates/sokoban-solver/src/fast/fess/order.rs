@@ -139,13 +139,11 @@ impl Fess {
     /// plan fills next (by floor distance, boxes ignored) moved no nearer to it, without
     /// more player areas or blocked passages — ties to the move that takes it farthest.
     /// It clears the way for the next step rather than waiting for a move that packs
-    /// (index into `cands`, `usize::MAX` for none).
+    /// (index into `cands`, `usize::MAX` for none). Called only where the packer advises
+    /// nothing, i.e. no child packs more.
     fn opener(&mut self, own: &Score) -> usize {
         let a = Arc::clone(&self.a);
         let p = &a.p;
-        if self.cands.iter().any(|(_, s)| s.packed > own.packed) {
-            return usize::MAX;
-        }
         a.plan.next_goals(p, &self.st.occupied, &mut self.next_goals);
         self.targets.clear();
         self.targets.extend(a.plan.next_squares(p, &self.next_goals));
