@@ -848,7 +848,8 @@ fn backward_best_positions_are_reachable_from_the_start() {
 
 /// Every development switch runs: the room is solved under each, with moves the rules
 /// engine replays; the trace says which strategy solved it, and an order by hand that
-/// names no goal is refused in the trace.
+/// names no goal, or parks a box that moves on to no later step, is refused in the trace
+/// (one with a parking step is taken).
 #[test]
 fn every_experiment_still_solves_the_room() {
     use sokoban_solver::fast::Experiments;
@@ -865,7 +866,19 @@ fn every_experiment_still_solves_the_room() {
                  nosprint nootherplan nohf back cluster noparksteps nopacksearch noapproach nojoin \
                  nolink nooop nountil nopairs noreduced nopockets nosupply stops stopscored trace";
     let order = format!("order={}", goals.join(";"));
-    for name in names.split_whitespace().chain([order.as_str(), "trace,order=0:0"]) {
+    // A plan with a parking step: a box first onto a floor square off the goals, moving on
+    // to the first goal; and one whose parked box moves on to no later step (refused).
+    let floor = (0..level.board.len())
+        .find(|&s| level.board.is_floor(s) && !level.board.is_goal(s))
+        .map(|s| {
+            let (r, c) = level.board.row_col(s);
+            format!("{r}:{c}")
+        })
+        .unwrap();
+    let parked = format!("trace,order={floor}>{};{}", goals[0], goals.join(";"));
+    let stray = format!("trace,order={};{floor}>{}", goals.join(";"), goals[0]);
+    let hand = [order.as_str(), "trace,order=0:0", parked.as_str(), stray.as_str()];
+    for name in names.split_whitespace().chain(hand) {
         let experiments = Experiments::parse(name).unwrap();
         let options = Options { experiments, ..fast_options() };
         let mut s = Solver::new(&level, &level.start, options).expect("setup");
@@ -885,8 +898,11 @@ fn every_experiment_still_solves_the_room() {
         } else {
             assert!(trace.is_empty(), "{name}: no trace unless asked");
         }
-        if name.ends_with("order=0:0") {
-            assert!(trace.iter().any(|t| t.contains("ignored")), "{trace:?}");
+        if name.ends_with("order=0:0") || name == stray {
+            assert!(trace.iter().any(|t| t.contains("ignored")), "{name}: {trace:?}");
+        }
+        if name == parked {
+            assert!(!trace.iter().any(|t| t.contains("ignored")), "{name}: {trace:?}");
         }
     }
 }

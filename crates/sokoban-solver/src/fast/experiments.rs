@@ -93,8 +93,10 @@ pub struct Experiments {
     /// Moves the search makes before the supplied packing search runs, where it runs at
     /// all (`suppliedafterN`; 0: before the search starts).
     pub supplied_after: Option<u64>,
-    /// A packing order by hand: (row, column) of every goal once (`order=r:c;r:c;...`).
-    pub order: Option<Vec<(usize, usize)>>,
+    /// A packing plan by hand: its steps in order, each the (row, column) of a square and,
+    /// for a parking step, of the square its box moves on to at a later step
+    /// (`order=r:c;r:c>r:c;...`); every goal filled once (see [`super::plan::Step`]).
+    pub order: Option<Vec<HandStep>>,
     // Features and advisors.
     /// No approacher (`noapproach`).
     pub no_approach: bool,
@@ -252,13 +254,21 @@ fn numbered<T: std::str::FromStr>(name: &str, prefix: &str) -> Option<Result<T, 
     Some(k.parse().map_err(|_| format!("'{name}': {prefix} takes a number")))
 }
 
-/// `r:c;r:c;...` as (row, column) pairs.
-fn parse_order(text: &str) -> Result<Vec<(usize, usize)>, String> {
+/// One step of a plan given by hand: a square as (row, column), and for a parking step the
+/// square its box moves on to.
+pub type HandStep = ((usize, usize), Option<(usize, usize)>);
+
+/// `r:c;r:c>r:c;...` as steps.
+fn parse_order(text: &str) -> Result<Vec<HandStep>, String> {
+    let square = |rc: &str| {
+        let (r, c) = rc.split_once(':').ok_or(format!("order: '{rc}' is not row:column"))?;
+        let n = |s: &str| s.trim().parse::<usize>().map_err(|_| format!("order: '{rc}'"));
+        Ok::<_, String>((n(r)?, n(c)?))
+    };
     text.split(';')
-        .map(|rc| {
-            let (r, c) = rc.split_once(':').ok_or(format!("order: '{rc}' is not row:column"))?;
-            let n = |s: &str| s.trim().parse::<usize>().map_err(|_| format!("order: '{rc}'"));
-            Ok((n(r)?, n(c)?))
+        .map(|step| match step.split_once('>') {
+            Some((at, then)) => Ok((square(at)?, Some(square(then)?))),
+            None => Ok((square(step)?, None)),
         })
         .collect()
 }
@@ -274,7 +284,9 @@ mod tests {
         assert!(e.no_advisors && !e.no_pairs);
         assert_eq!(e.scored_share, Some(3));
         assert_eq!(e.stops, StopRule::Scored);
-        assert_eq!(e.order, Some(vec![(1, 2), (3, 4)]));
+        assert_eq!(e.order, Some(vec![((1, 2), None), ((3, 4), None)]));
+        let e = Experiments::parse("order=1:2>5:6;5:6").unwrap();
+        assert_eq!(e.order, Some(vec![((1, 2), Some((5, 6))), ((5, 6), None)]));
         assert!(Experiments::parse("order=1;2").unwrap_err().contains("row:column"));
         assert_eq!(Experiments::parse("").unwrap(), Experiments::default());
         assert!(Experiments::parse("nosuch").unwrap_err().contains("nosuch"));

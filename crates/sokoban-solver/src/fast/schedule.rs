@@ -8,11 +8,12 @@ use sokoban_core::Board;
 
 use super::back::{BackEvent, Backward};
 use super::board::Layout;
+use super::experiments::HandStep;
 use super::fess::Config;
-use super::plan::{Plan, PrefixSupply};
+use super::plan::{Plan, PrefixSupply, Step};
 use super::shared::Analysis;
 use super::{Experiments, Only};
-use crate::analysis::problem::Problem;
+use crate::analysis::problem::{Problem, NONE};
 
 /// What one fast search runs: the strategies with the analysis (and plan) each searches.
 pub struct Schedule {
@@ -197,10 +198,9 @@ impl Start {
         if exp.plan_no_parking {
             analysis = Arc::new(analysis.with_plan(analysis.plan.without_parking(&p)));
         }
-        if let Some(order) =
-            exp.order.as_ref().and_then(|o| order_by_hand(board, &p, o, &mut trace))
+        if let Some(steps) = exp.order.as_ref().and_then(|o| plan_by_hand(board, &p, o, &mut trace))
         {
-            analysis = Arc::new(analysis.with_plan(Plan::from_order(&p, order, 0)));
+            analysis = Arc::new(analysis.with_plan(Plan::from_steps(&p, steps, 0)));
         }
         Start { strategies, hf, use_back, analysis, greedy, trace }
     }
@@ -560,31 +560,53 @@ fn run_packing(a: &Arc<Analysis>, boxes: &[u16], back: &mut Backward, moves: u64
     Some(Plan::from_pulls(&a.p, boxes, &back.pulls_to(best)))
 }
 
-/// The packing order an experiment gives by hand ([`Experiments::order`]: (row, column) of
-/// every goal of `board` once), as goal numbers of `p`; `None` (and a line in `trace`) when
-/// it does not name every goal once.
-fn order_by_hand(
+/// The packing plan an experiment gives by hand ([`Experiments::order`]: squares of
+/// `board` as (row, column)), as steps of `p`; `None` (and a line in `trace`) when its goal
+/// steps do not fill every goal once, or a parking step's box does not move on to the
+/// square of a later step.
+fn plan_by_hand(
     board: &Board,
     p: &Problem,
-    order: &[(usize, usize)],
+    order: &[HandStep],
     trace: &mut Vec<String>,
-) -> Option<Vec<u16>> {
-    let goal = |&(r, c): &(usize, usize)| {
+) -> Option<Vec<Step>> {
+    let square = |&(r, c): &(usize, usize)| {
         let sq = (r < board.height() && c < board.width()).then(|| board.square(r, c))?;
-        let x = *p.compact.get(sq)?;
-        p.goals.binary_search(&x).ok().map(|j| j as u16)
+        p.compact.get(sq).copied().filter(|&x| x != NONE)
     };
-    let goals: Vec<u16> = order.iter().filter_map(goal).collect();
-    let mut distinct = goals.clone();
-    distinct.sort_unstable();
-    distinct.dedup();
-    if goals.len() == p.goals.len() && distinct.len() == goals.len() {
-        return Some(goals);
+    let mut steps = Vec::with_capacity(order.len());
+    for (at, then) in order {
+        let (Some(square_at), then) = (square(at), then.as_ref().map(square)) else {
+            trace.push(format!("the order names {at:?}, not a floor square: ignored"));
+            return None;
+        };
+        match then {
+            None => steps.push(Step { square: square_at, then: NONE }),
+            Some(Some(t)) => steps.push(Step { square: square_at, then: t }),
+            Some(None) => {
+                trace.push(format!(
+                    "the order moves a box on to {then:?}, not a floor square: ignored"
+                ));
+                return None;
+            }
+        }
+    }
+    let mut goals: Vec<u16> =
+        steps.iter().filter(|st| st.then == NONE).map(|st| st.square).collect();
+    let named = goals.len();
+    goals.sort_unstable();
+    goals.dedup();
+    let onward = steps.iter().enumerate().all(|(k, st)| {
+        st.then == NONE || steps[k + 1..].iter().any(|later| later.square == st.then)
+    });
+    if goals == p.goals && named == goals.len() && onward {
+        return Some(steps);
     }
     trace.push(format!(
-        "the order names {} distinct of {} goals: ignored",
-        distinct.len(),
-        p.goals.len()
+        "the order fills {} distinct of {} goals{}: ignored",
+        goals.iter().filter(|g| p.goals.binary_search(g).is_ok()).count(),
+        p.goals.len(),
+        if onward { "" } else { ", or parks a box that moves on to no later step" }
     ));
     None
 }
@@ -607,3 +629,31 @@ pub const HF: Strategy = Strategy {
     limit: HF_MOVES,
     ..STRATEGIES[1]
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sokoban_core::format::parse_level;
+
+    /// A plan by hand keeps its parking steps, moving on to the square of a later step; a
+    /// parked box that moves on to no later step, or a goal left out, is refused.
+    #[test]
+    fn a_plan_by_hand_parks_and_fills_every_goal_once() {
+        let level = parse_level("#######\n#@ $ .#\n#  $ .#\n#     #\n#######").unwrap();
+        let board = &level.board;
+        let p = Problem::new(board);
+        let sq = |r, c| p.compact[board.square(r, c)];
+        let mut trace = Vec::new();
+        let parked = [((3, 2), Some((1, 5))), ((1, 5), None), ((2, 5), None)];
+        let steps = plan_by_hand(board, &p, &parked, &mut trace).expect("a valid plan");
+        assert_eq!(steps[0], Step { square: sq(3, 2), then: sq(1, 5) });
+        assert_eq!(Plan::from_steps(&p, steps, 0).parking_steps(), 1);
+        assert!(trace.is_empty());
+        let stray = [((1, 5), None), ((2, 5), None), ((3, 2), Some((1, 5)))];
+        let missing = [((1, 5), None)];
+        for bad in [&stray[..], &missing[..], &[((0, 0), None)][..]] {
+            assert!(plan_by_hand(board, &p, bad, &mut trace).is_none(), "{bad:?}");
+            assert!(trace.pop().is_some_and(|t| t.ends_with("ignored")));
+        }
+    }
+}
