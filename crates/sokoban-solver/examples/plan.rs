@@ -4,7 +4,8 @@
 //! boxes unable to fill the rest ([`Plan::first_dead_prefix`]).
 //!
 //! `cargo run --release -p sokoban-solver --example plan -- LEVELS.xsb [NUMBER]`
-//! (with `GREEDY=1`: the greedy removals' plan instead of the packing search's)
+//! (with `GREEDY=1`: the greedy removals' plan instead of the packing search's; with
+//! `EXP=order=...`: that plan by hand)
 
 use std::sync::Arc;
 
@@ -39,7 +40,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             fast::analyse_both(Arc::new(p), Arc::new(layout), &start, &Arc::new(exp), !greedy);
         let player = a.p.compact[level.start.player];
         let mut trace = Vec::new();
-        let (a, _) = fast::followed_plan(a, kept, &start, player, &mut trace);
+        let (mut a, _) = fast::followed_plan(a, kept, &start, player, &mut trace);
+        // A plan by hand (`EXP=order=...`) in place of the search's, as `solve` takes it.
+        let hand = a
+            .exp
+            .order
+            .as_ref()
+            .and_then(|o| fast::schedule::plan_by_hand(&level.board, &a.p, o, &mut trace));
+        if let Some(steps) = hand {
+            a = Arc::new(a.with_plan(fast::plan::Plan::from_steps(&a.p, steps, 0)));
+        }
         eprintln!("plan: {:?} {}", t.elapsed(), trace.join("; "));
         let (p, plan) = (&a.p, &a.plan);
         let b = &level.board;

@@ -564,7 +564,7 @@ fn run_packing(a: &Arc<Analysis>, boxes: &[u16], back: &mut Backward, moves: u64
 /// `board` as (row, column)), as steps of `p`; `None` (and a line in `trace`) when its goal
 /// steps do not fill every goal once, or a parking step's box does not move on to the
 /// square of a later step.
-fn plan_by_hand(
+pub fn plan_by_hand(
     board: &Board,
     p: &Problem,
     order: &[HandStep],
