@@ -116,13 +116,19 @@ export class SolverPool {
 
   /** Stop worker `w` of `run`: cancel its search, or, not started yet, end it as cancelled. */
   stop(run, w) {
-    if (w.timer) {
-      clearTimeout(w.timer);
-      w.timer = 0;
-      this.ended(run, w, { type: 'cancelled' });
-    } else {
+    if (!this.halt(w)) this.ended(run, w, { type: 'cancelled' });
+  }
+
+  /** Cancel worker `w`'s search, or its start while it waits its turn; true when it had
+   *  started (its search then ends with a message of its own). */
+  halt(w) {
+    if (!w.timer) {
       this.clients[w.lane].cancel();
+      return true;
     }
+    clearTimeout(w.timer);
+    w.timer = 0;
+    return false;
   }
 
   /** Cancel every worker of the running search; it resolves once they have all stopped. */
@@ -147,9 +153,7 @@ export class SolverPool {
       for (const o of run.workers) {
         if (o.state !== 'running') continue;
         o.state = 'stopped';
-        clearTimeout(o.timer);
-        if (!o.timer) this.clients[o.lane].cancel();
-        o.timer = 0;
+        this.halt(o);
       }
       return this.settle(run, { ...m, lane: w.lane });
     }

@@ -576,20 +576,23 @@ pub fn plan_by_hand(
     };
     let mut steps = Vec::with_capacity(order.len());
     for (at, then) in order {
-        let (Some(square_at), then) = (square(at), then.as_ref().map(square)) else {
+        let Some(at_sq) = square(at) else {
             trace.push(format!("the order names {at:?}, not a floor square: ignored"));
             return None;
         };
-        match then {
-            None => steps.push(Step { square: square_at, then: NONE }),
-            Some(Some(t)) => steps.push(Step { square: square_at, then: t }),
-            Some(None) => {
-                trace.push(format!(
-                    "the order moves a box on to {then:?}, not a floor square: ignored"
-                ));
-                return None;
-            }
-        }
+        let then_sq = match then {
+            None => NONE,
+            Some(t) => match square(t) {
+                Some(x) => x,
+                None => {
+                    trace.push(format!(
+                        "the order moves a box on to {t:?}, not a floor square: ignored"
+                    ));
+                    return None;
+                }
+            },
+        };
+        steps.push(Step { square: at_sq, then: then_sq });
     }
     let mut goals: Vec<u16> =
         steps.iter().filter(|st| st.then == NONE).map(|st| st.square).collect();

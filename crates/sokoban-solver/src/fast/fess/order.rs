@@ -158,25 +158,16 @@ impl Fess {
         }
         let rows = &self.floor_rows;
         let dist = |s: u16| self.targets.iter().map(|&t| rows[t as usize][s as usize]).min();
-        let mut best: Option<(u16, Reverse<u16>, usize)> = None;
-        for (k, (m, s)) in self.cands.iter().enumerate() {
-            if s.packed < own.packed
+        // Nearest box first, then farthest move, then the first such candidate.
+        let keyed = self.cands.iter().enumerate().filter_map(|(k, (m, s))| {
+            let worse = s.packed < own.packed
                 || s.regions > own.regions
-                || s.blocked_links > own.blocked_links
-            {
-                continue;
-            }
+                || s.blocked_links > own.blocked_links;
             let from = self.st.boxes[m.box_i as usize];
-            let (Some(d1), Some(d2)) = (dist(from), dist(m.to)) else { continue };
-            if d2 < d1 || d1 == u16::MAX {
-                continue;
-            }
-            let key = (d1, Reverse(d2), k);
-            if best.is_none_or(|b| (key.0, key.1) < (b.0, b.1)) {
-                best = Some(key);
-            }
-        }
-        best.map_or(usize::MAX, |b| b.2)
+            let (d1, d2) = (dist(from)?, dist(m.to)?);
+            (!worse && d2 >= d1 && d1 != u16::MAX).then_some((d1, Reverse(d2), k))
+        });
+        keyed.min().map_or(usize::MAX, |b| b.2)
     }
 
     /// The explorer (Festival's): the best-scored child, packing no fewer, whose move can
