@@ -71,6 +71,9 @@ pub struct Experiments {
     pub hf_unordered: bool,
     /// The HF search ranks by fewer areas first (`hfregions`).
     pub hf_regions: bool,
+    /// The HF search that ranks areas first scores as the others do, not with Festival's
+    /// HF features (`nohfhot`).
+    pub no_hf_hot: bool,
     /// HF searches the stage makes, each with a backward search of its own (`hfattemptsN`).
     pub hf_attempts: Option<u32>,
     /// Boxes from which the HF stage starts at once in its Festival form (`manyN`;
@@ -184,6 +187,7 @@ impl Experiments {
                 "nostall" => &mut e.no_stall,
                 "hfunordered" => &mut e.hf_unordered,
                 "hfregions" => &mut e.hf_regions,
+                "nohfhot" => &mut e.no_hf_hot,
                 _ => {
                     if let Some(k) = numbered::<u64>(name, "pullevery") {
                         e.pull_every = Some(k?.max(1));

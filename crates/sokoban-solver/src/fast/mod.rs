@@ -59,8 +59,8 @@ const HF_PULLS: u64 = 600_000;
 const HF_AFTER: u64 = 400_000;
 /// Boxes from which a level searches as Festival's backward + HF strategies do, from the
 /// start: the backward search at one call in three, its HF search after `MANY_PULLS` pulls,
-/// counting the target in any order, areas first, going on while it comes nearer (`manyN`,
-/// `nomany`). With many boxes a packing order is rarely followed and every move scores
+/// counting the target in any order, areas first, with Festival's HF hotspots, going on
+/// while it comes nearer (`manyN`, `nomany`). With many boxes a packing order is rarely followed and every move scores
 /// every child, so `HF_AFTER` moves come too late (Sasquatch VI 34, 56 boxes: 36 s); Festival's
 /// packing-order strategy solves none of Sasquatch IV-VI's levels of 26 boxes or more, its
 /// backward + HF ones all ten (bench/festival-strategies.md). At 250,000 moves on every
@@ -315,6 +315,10 @@ struct HfMode {
     unordered: bool,
     /// Fewer floor areas ranked before more boxes on target ([`Config::regions_first`]).
     regions_first: bool,
+    /// Festival's HF hotspots, no room links or out-of-plan boxes ([`Config::hf_hot`]).
+    /// Where areas come first, the whole development suite at 250,000 moves: 355 -> 361
+    /// (bench/decisions.md: HF hotspots).
+    hot: bool,
     /// The search ends once its count has not risen for this many moves (`None`: after
     /// `HF_MOVES`).
     stall: Option<u64>,
@@ -399,6 +403,7 @@ impl FastSearch {
         let hf_mode = HfMode {
             unordered: exp.hf_unordered || many,
             regions_first: exp.hf_regions || many,
+            hot: (exp.hf_regions || many) && !exp.no_hf_hot,
             stall: exp.hf_stall.or(many.then_some(HF_STALL)),
         };
         FastSearch {
@@ -570,7 +575,8 @@ impl FastSearch {
             analyse(Arc::new(p2), Arc::new(l2), &self.boxes, exp, true)
         };
         let learned = Learned::new(&a2.p);
-        let config = Config { regions_first: self.hf_mode.regions_first, ..HF.config };
+        let (regions_first, hf_hot) = (self.hf_mode.regions_first, self.hf_mode.hot);
+        let config = Config { regions_first, hf_hot, ..HF.config };
         let fess = Engine::Fess(Box::new(Fess::new(
             a2,
             config,
@@ -1014,7 +1020,8 @@ mod tests {
         );
         let mut many = search_with(ROOM, &format!("many{boxes},hfpulls50"));
         assert_eq!((many.hf_after, many.pull_every, many.hf_pulls), (0, None, 50));
-        assert!(many.hf_mode.unordered && many.hf_mode.regions_first);
+        assert!(many.hf_mode.unordered && many.hf_mode.regions_first && many.hf_mode.hot);
+        assert!(!few.hf_mode.hot);
         assert_eq!(many.hf_mode.stall, Some(HF_STALL));
         let level = sokoban_core::format::parse_level(ROOM).unwrap();
         let pushes = loop {

@@ -4,7 +4,9 @@
 //! look at the children. A score holds the goals packed in plan order, the number of areas
 //! the boxes cut the player's floor into, the passages between rooms boxes block, boxes out
 //! of plan, hotspots (boxes cutting another box off from a goal it could otherwise reach)
-//! and, last, the boxes' summed distance to their nearest goals.
+//! and, last, the boxes' summed distance to their nearest goals. The HF search toward a
+//! backward position scores as Festival's does there: its own hotspots ([`hf_hotspots`]),
+//! no room links, no boxes out of plan.
 
 use std::cmp::Reverse;
 
@@ -114,10 +116,35 @@ pub struct Scorer {
     base_dist: u32,
     /// Scores ranked by areas first ([`Score::regions_first`]).
     regions_first: bool,
+    /// Festival's HF features ([`super::fess::Config::hf_hot`]).
+    hf_hot: bool,
+}
+
+/// Festival's HF hotspots of the position with `occupied` and `boxes`, the goals of `p`
+/// its target squares.
+fn hf_hotspots(p: &Problem, occupied: &[bool], boxes: impl Iterator<Item = u16>) -> u16 {
+    let taken = |s: u16| s == NONE || occupied[s as usize];
+    let mut sum = 0;
+    for b in boxes {
+        if !p.is_goal[b as usize] && p.nbr[b as usize].iter().any(|&y| taken(y)) {
+            sum += 1;
+        }
+    }
+    for &g in &p.goals {
+        if occupied[g as usize] {
+            continue;
+        }
+        let open = (0..4).any(|d| {
+            let y = p.nbr[g as usize][d];
+            y != NONE && !taken(p.nbr[y as usize][d])
+        });
+        sum += !open as u16;
+    }
+    sum
 }
 
 impl Scorer {
-    pub fn new(a: &Analysis, regions_first: bool) -> Scorer {
+    pub fn new(a: &Analysis, regions_first: bool, hf_hot: bool) -> Scorer {
         let p = &a.p;
         Scorer {
             label: vec![0; p.n],
@@ -133,6 +160,7 @@ impl Scorer {
             base_links: 0,
             base_dist: 0,
             regions_first,
+            hf_hot,
         }
     }
 
@@ -155,6 +183,16 @@ impl Scorer {
         let (packed, out_of_plan) = plan.packing(p, &st.occupied, st.boxes.iter().copied());
         self.base_areas = self.count_areas(p, &st.occupied);
         self.player_area.set_boxes(&st.boxes);
+        if self.hf_hot {
+            return Score {
+                packed,
+                regions: self.base_areas,
+                hotspots: hf_hotspots(p, &st.occupied, st.boxes.iter().copied()),
+                dist: self.base_dist,
+                regions_first: self.regions_first,
+                ..Score::default()
+            };
+        }
         Score {
             packed,
             regions: self.base_areas,
@@ -189,6 +227,10 @@ impl Scorer {
         let moved = st.boxes.iter().map(|&b| if b == from { to } else { b });
         let (packed, out_of_plan) = plan.packing(p, &st.occupied, moved);
         let (regions, norm) = self.child_areas(p, &st.occupied, from, to, to_groups, player);
+        let hf_hot = self.hf_hot.then(|| {
+            let moved = st.boxes.iter().map(|&b| if b == from { to } else { b });
+            hf_hotspots(p, &st.occupied, moved)
+        });
         st.occupied[to as usize] = false;
         st.occupied[from as usize] = true;
         self.player_area.set_box(to, false);
@@ -205,6 +247,12 @@ impl Scorer {
         }
         let dist = self.base_dist - a.nearest[from as usize].min(1000) as u32
             + a.nearest[to as usize].min(1000) as u32;
+        if let Some(hotspots) = hf_hot {
+            let regions_first = self.regions_first;
+            let score =
+                Score { packed, regions, hotspots, dist, regions_first, ..Score::default() };
+            return (score, norm);
+        }
         let score = Score {
             packed,
             regions,
@@ -357,5 +405,25 @@ mod tests {
         assert!(first(one_area).order_key() < first(two_areas).order_key());
         let more = Score { packed: 5, ..one_area };
         assert!(first(more).better(&first(one_area)), "then more packed");
+    }
+
+    /// Festival's HF hotspots: a box off the targets beside a wall or a box, and an empty
+    /// target no box can be pushed into; boxes on targets and open ground count nothing.
+    #[test]
+    fn hf_hotspots_count_boxes_against_walls_and_closed_targets() {
+        let level =
+            sokoban_core::format::parse_level("#######\n#. $  #\n#  @  #\n#$   .#\n#######")
+                .unwrap();
+        let p = Problem::new(&level.board);
+        let sq = |r, c| p.compact[level.board.square(r, c)];
+        let count = |boxes: &[u16]| {
+            let mut occupied = vec![false; p.n];
+            boxes.iter().for_each(|&b| occupied[b as usize] = true);
+            hf_hotspots(&p, &occupied, boxes.iter().copied())
+        };
+        // (1,3) and (3,1) stand against walls; the target (1,1) is shut by them.
+        assert_eq!(count(&[sq(1, 3), sq(3, 1)]), 3);
+        // A box in the open and one on a target: nothing.
+        assert_eq!(count(&[sq(2, 2), sq(3, 5)]), 0);
     }
 }

@@ -90,6 +90,10 @@ pub struct Config {
     pub pocket_moves: bool,
     /// The scored strategy ranks scores by fewer areas first ([`Score::regions_first`]).
     pub regions_first: bool,
+    /// The HF search's features, Festival's: hotspots are boxes off the target squares
+    /// beside a wall or a box, and empty target squares no box can be pushed into; room
+    /// links and boxes out of plan are not ranked (a target in any order has no plan).
+    pub hf_hot: bool,
 }
 
 impl Config {
@@ -102,6 +106,7 @@ impl Config {
         area_joiner: true,
         pocket_moves: false,
         regions_first: false,
+        hf_hot: false,
     };
 }
 
@@ -323,7 +328,7 @@ impl Fess {
             order_moves: Vec::new(),
             order_keys: Vec::new(),
             mask_buf: Vec::new(),
-            scorer: Scorer::new(&a, config.regions_first),
+            scorer: Scorer::new(&a, config.regions_first, config.hf_hot),
             cands: Vec::new(),
             scored_order: Vec::new(),
             order: Vec::new(),
