@@ -60,13 +60,16 @@ const HF_AFTER: u64 = 400_000;
 /// Boxes from which a level searches as Festival's backward + HF strategies do, from the
 /// start: the backward search at one call in three, its HF search after `MANY_PULLS` pulls,
 /// counting the target in any order, areas first, with Festival's HF hotspots, going on
-/// while it comes nearer (`manyN`, `nomany`). With many boxes a packing order is rarely followed and every move scores
-/// every child, so `HF_AFTER` moves come too late (Sasquatch VI 34, 56 boxes: 36 s); Festival's
-/// packing-order strategy solves none of Sasquatch IV-VI's levels of 26 boxes or more, its
-/// backward + HF ones all ten (bench/festival-strategies.md). At 250,000 moves on every
-/// development level of 24 boxes or more: Sasquatch III 23, V 29 35 41, VI 33 34 solved
-/// (none before), Sasquatch I 50 lost, XSokoban's six the same (bench/decisions.md).
-const MANY_BOXES: Option<usize> = Some(24);
+/// while it comes nearer (`manyN`, `nomany`). With many boxes a packing order is rarely
+/// followed and every move scores every child, so `HF_AFTER` moves come too late
+/// (Sasquatch VI 34, 56 boxes: 36 s); Festival's packing-order strategy solves none of
+/// Sasquatch IV-VI's levels of 26 boxes or more, its backward + HF ones all ten
+/// (bench/festival-strategies.md). From 24 boxes at first (Sasquatch III 23, V 29 35 41,
+/// VI 33 34 solved at 250,000 moves, I 50 lost); from 20 since the HF search scores with
+/// Festival's HF hotspots (III 48, IV 38, V 34, VI 30 solved, none lost; from 18, XSokoban
+/// 66 and 69 are lost: the stage as before solves them after `HF_AFTER` moves;
+/// bench/decisions.md).
+const MANY_BOXES: Option<usize> = Some(20);
 /// Such a level's pulls before its HF search (Festival gives its backward phase a third of
 /// a strategy's time), and the moves without a rise after which its HF search ends
 /// (Sasquatch V 35: met the backward search after 18,587 HF moves, its count 36 of 37 since
