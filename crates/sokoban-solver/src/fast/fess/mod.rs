@@ -91,8 +91,9 @@ pub struct Config {
     /// The scored strategy ranks scores by fewer areas first ([`Score::regions_first`]).
     pub regions_first: bool,
     /// The HF search's features, Festival's: hotspots are boxes off the target squares
-    /// beside a wall or a box, and empty target squares no box can be pushed into; room
-    /// links and boxes out of plan are not ranked (a target in any order has no plan).
+    /// beside a wall or a box, and empty target squares no box can be pushed into (their
+    /// advisor takes the fewest); room links and boxes out of plan are neither ranked nor
+    /// advised (a target in any order has no plan).
     pub hf_hot: bool,
 }
 
