@@ -403,10 +403,11 @@ impl FastSearch {
             })
             .collect();
         let many = exp.many_boxes.unwrap_or(MANY_BOXES).is_some_and(|k| boxes.len() >= k);
+        let regions_first = exp.hf_regions || many;
         let hf_mode = HfMode {
             unordered: exp.hf_unordered || many,
-            regions_first: exp.hf_regions || many,
-            hot: (exp.hf_regions || many) && !exp.no_hf_hot,
+            regions_first,
+            hot: regions_first && !exp.no_hf_hot,
             stall: exp.hf_stall.or(many.then_some(HF_STALL)),
         };
         FastSearch {

@@ -235,6 +235,15 @@ impl Scorer {
         st.occupied[from as usize] = true;
         self.player_area.set_box(to, false);
         self.player_area.set_box(from, true);
+        let dist = self.base_dist - a.nearest[from as usize].min(1000) as u32
+            + a.nearest[to as usize].min(1000) as u32;
+        // Festival's HF features rank no room links: they are not counted.
+        if let Some(hotspots) = hf_hot {
+            let regions_first = self.regions_first;
+            let score =
+                Score { packed, regions, hotspots, dist, regions_first, ..Score::default() };
+            return (score, norm);
+        }
         let (lf, lt) = (a.rooms.link_of[from as usize], a.rooms.link_of[to as usize]);
         let mut links = self.base_links;
         if lf != lt {
@@ -244,14 +253,6 @@ impl Scorer {
             if lt != NONE && self.link_boxes[lt as usize] == 0 {
                 links += 1;
             }
-        }
-        let dist = self.base_dist - a.nearest[from as usize].min(1000) as u32
-            + a.nearest[to as usize].min(1000) as u32;
-        if let Some(hotspots) = hf_hot {
-            let regions_first = self.regions_first;
-            let score =
-                Score { packed, regions, hotspots, dist, regions_first, ..Score::default() };
-            return (score, norm);
         }
         let score = Score {
             packed,
