@@ -97,7 +97,10 @@ pub struct Backward {
     /// The stored position with the best rank and its rank: the fewest boxes left, then
     /// the fewest on goals (packing search); the fewest floor areas, then the fewest on
     /// goals (otherwise).
-    best: (u32, u32),
+    best: (u64, u32),
+    /// The best position is the one whose boxes stand nearest the start squares (summed
+    /// pulls to the nearest start square), after floor areas ([`Backward::near`]).
+    near: bool,
     nodes: Vec<Node>,
     positions: Vec<u16>,
     moves: Vec<(u32, u32)>,
@@ -142,7 +145,14 @@ impl Backward {
     /// A backward search for the level whose forward search starts from `player` and
     /// `boxes` (compact squares), with a memory budget in bytes.
     pub fn new(a: Arc<Analysis>, player: u16, boxes: &[u16], memory_limit: usize) -> Backward {
-        Self::with_removal(a, player, boxes, memory_limit, false, false)
+        Self::with_removal(a, player, boxes, memory_limit, false, false, false)
+    }
+
+    /// [`Backward::new`] whose best position, the HF search's target, is ranked by floor
+    /// areas, then the boxes' summed pulls to the nearest start squares, then boxes on
+    /// goals: a target the start boxes have less far to go to.
+    pub fn near(a: Arc<Analysis>, player: u16, boxes: &[u16], memory_limit: usize) -> Backward {
+        Self::with_removal(a, player, boxes, memory_limit, false, false, true)
     }
 
     /// [`Backward::new`], its pulls ordered among equals by how far they leave the boxes
@@ -152,7 +162,7 @@ impl Backward {
     /// position in the other had 9 boxes on goals after 600,000 pulls) and 66 only toward
     /// the other's (bench/decisions.md: HF stage, two attempts).
     pub fn away(a: Arc<Analysis>, player: u16, boxes: &[u16], memory_limit: usize) -> Backward {
-        Self::with_removal(a, player, boxes, memory_limit, false, true)
+        Self::with_removal(a, player, boxes, memory_limit, false, true, false)
     }
 
     /// The packing search (Festival's): the backward search in which a box pulled onto a
@@ -160,7 +170,7 @@ impl Backward {
     /// every box left stands on a start square of its own; [`Backward::best`] is the
     /// position nearest that, and [`Backward::pulls_to`] the pulls that reach it.
     pub fn packing(a: Arc<Analysis>, boxes: &[u16], memory_limit: usize) -> Backward {
-        Self::with_removal(a, NONE, boxes, memory_limit, true, false)
+        Self::with_removal(a, NONE, boxes, memory_limit, true, false, false)
     }
 
     /// [`Backward::packing`] in which a position is dropped when the goals still holding
@@ -175,7 +185,7 @@ impl Backward {
         supply: PrefixSupply,
         memory_limit: usize,
     ) -> Backward {
-        let mut b = Self::with_removal(a, NONE, boxes, memory_limit, true, false);
+        let mut b = Self::with_removal(a, NONE, boxes, memory_limit, true, false, false);
         b.supply = Some(supply);
         // The roots hold every goal: they pass; their pulls were ordered already.
         b
@@ -224,6 +234,7 @@ impl Backward {
         memory_limit: usize,
         removal: bool,
         away: bool,
+        near: bool,
     ) -> Backward {
         let p = Arc::clone(&a.p);
         let start_dist = start_distances(&p, boxes);
@@ -258,7 +269,8 @@ impl Backward {
             removal,
             used: Vec::new(),
             left_buf: Vec::new(),
-            best: (u32::MAX, NO_NODE),
+            best: (u64::MAX, NO_NODE),
+            near,
             nodes: Vec::new(),
             positions: Vec::new(),
             moves: Vec::new(),
@@ -531,8 +543,14 @@ impl Backward {
         } else {
             (regions as u32) << 16 | on_goals as u32
         };
-        if rank < self.best.0 && (self.removal || self.reachable_from_start()) {
-            self.best = (rank, id);
+        let target = if self.near {
+            let near: u64 = self.st.boxes.iter().map(|&b| self.start_dist[b as usize] as u64).sum();
+            (regions as u64) << 48 | near.min(0xFFFF_FFFF) << 16 | on_goals as u64
+        } else {
+            rank as u64
+        };
+        if target < self.best.0 && (self.removal || self.reachable_from_start()) {
+            self.best = (target, id);
         }
         self.move_buf.clear();
         self.gen.generate(p, &a.layout, &mut self.st, true, &mut self.move_buf);
@@ -716,4 +734,47 @@ fn start_distances(p: &Problem, starts: &[u16]) -> Vec<u16> {
         }
     }
     dist
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::Layout;
+    use super::super::schedule::analyse_both;
+    use super::*;
+
+    /// The backward search whose target is nearest the start squares makes the same pulls
+    /// as the plain one; its target has as few floor areas, and its boxes stand no farther
+    /// from the start squares (summed pulls).
+    #[test]
+    fn the_near_target_is_nearer_the_start_squares_on_the_same_search() {
+        let level = sokoban_core::format::parse_level(
+            "#########\n#...#   #\n#...  $ #\n#.. # $ ##\n## ## $  #\n#  $ $ $ #\n# $ @ $  #\n#   #    #\n#########",
+        )
+        .unwrap();
+        let p = Problem::new(&level.board);
+        let layout = Arc::new(Layout::new(&level.board, &p));
+        let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+        let player = p.compact[level.start.player];
+        let (a, _) = analyse_both(Arc::new(p), layout, &boxes, &Arc::default(), true);
+        let mut plain = Backward::new(Arc::clone(&a), player, &boxes, 16 << 20);
+        let mut near = Backward::near(Arc::clone(&a), player, &boxes, 16 << 20);
+        plain.run(3000);
+        near.run(3000);
+        assert_eq!(
+            (plain.stats.nodes, plain.stats.generated),
+            (near.stats.nodes, near.stats.generated)
+        );
+        let dist = start_distances(&a.p, &boxes);
+        let rank = |b: &mut Backward| {
+            let id = b.best().expect("a target");
+            let at = b.slice(id).0;
+            let squares = b.positions[at..at + b.nb].to_vec();
+            b.load(id);
+            (b.regions(), squares.iter().map(|&s| dist[s as usize] as u32).sum::<u32>())
+        };
+        let (pr, nr) = (rank(&mut plain), rank(&mut near));
+        assert_eq!(pr.0, nr.0, "as few floor areas");
+        assert!(nr.1 <= pr.1, "nearer the start squares: {nr:?} against {pr:?}");
+        assert!(nr.1 > 0, "not the start position itself");
+    }
 }

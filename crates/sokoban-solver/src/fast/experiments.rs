@@ -76,6 +76,13 @@ pub struct Experiments {
     pub no_hf_hot: bool,
     /// HF searches the stage makes, each with a backward search of its own (`hfattemptsN`).
     pub hf_attempts: Option<u32>,
+    /// On a level of many boxes, the HF stage's first backward search pulls away from the
+    /// goals, the second toward the start squares (`manyaway`).
+    pub many_away: bool,
+    /// On a level of many boxes, the backward search toward the start squares takes as the
+    /// HF search's target its position nearest them ([`super::back::Backward::near`];
+    /// `manynear`).
+    pub many_near: bool,
     /// Boxes from which the HF stage starts at once in its Festival form (`manyN`;
     /// `nomany`: never).
     pub many_boxes: Option<Option<usize>>,
@@ -188,6 +195,8 @@ impl Experiments {
                 "hfunordered" => &mut e.hf_unordered,
                 "hfregions" => &mut e.hf_regions,
                 "nohfhot" => &mut e.no_hf_hot,
+                "manyaway" => &mut e.many_away,
+                "manynear" => &mut e.many_near,
                 _ => {
                     if let Some(k) = numbered::<u64>(name, "pullevery") {
                         e.pull_every = Some(k?.max(1));
@@ -230,10 +239,14 @@ impl Experiments {
 /// Sasquatch IV-VI levels Festival solves and the shipped schedule does not within
 /// 250,000 moves). It keeps the packing search's plan where lane 0 follows the greedy
 /// removals' ([`super::followed_plan`]): Sasquatch III 48 and VI 39 are solved on the one,
-/// III 2, IV 34, 35 and VI 16 on the other. Lane 2, Festival's stop rule in the scored
-/// strategies. The rest are other plans and strategy subsets, not yet measured as lanes.
+/// III 2, IV 34, 35 and VI 16 on the other. On a level of many boxes, where lane 0's HF
+/// stage also starts at once, its HF search aims at the backward position nearest the start
+/// squares (`manynear`): alone it solves 41 of the 125 development levels of 20 boxes or
+/// more within 250,000 moves, 45 with lane 0 (40 without it; bench/decisions.md). Lane 2,
+/// Festival's stop rule in the scored strategies. The rest are other plans and strategy
+/// subsets, not yet measured as lanes.
 const LANES: [&str; 7] = [
-    "hfafter0,pullevery8,packingplan",
+    "hfafter0,pullevery8,packingplan,manynear",
     "stopscored",
     "nopacksearch",
     "cluster",
@@ -306,5 +319,7 @@ mod tests {
         assert!(Experiments::parse("manyx").is_err());
         let e = Experiments::parse("opener,explorer").unwrap();
         assert!(e.opener && e.explorer && !Experiments::default().opener);
+        let e = Experiments::parse("manyaway,manynear").unwrap();
+        assert!(e.many_away && e.many_near && !Experiments::default().many_away);
     }
 }

@@ -265,6 +265,8 @@ pub struct FastSearch {
     hf_pulls: u64,
     /// How the HF search counts, ranks and ends.
     hf_mode: HfMode,
+    /// The level has `MANY_BOXES` boxes or more.
+    many: bool,
     /// HF searches started.
     hf_searches: u32,
     /// While the strategies have made fewer than `HF_AFTER` moves, the backward search's
@@ -426,6 +428,7 @@ impl FastSearch {
             // Where the plan misleads, the backward search at once, at a small share.
             hf_after: exp.hf_after.unwrap_or(if followable && !many { HF_AFTER } else { 0 }),
             hf_mode,
+            many,
             pull_every: exp
                 .pull_every
                 .or((!followable && !many).then_some(UNFOLLOWABLE_PULL_EVERY)),
@@ -502,21 +505,27 @@ impl FastSearch {
     }
 
     /// The backward search of the HF stage's next attempt: the first orders its pulls toward
-    /// the start squares, the second away from the goals ([`Backward::away`]); it makes
+    /// the start squares, the second away from the goals ([`Backward::away`]), the other way
+    /// round on a level of many boxes with `manyaway` (a portfolio lane's); it makes
     /// `HF_PULLS` pulls (or fills its memory) before the HF search starts.
     fn begin_backward(&mut self) {
         let (a, player, boxes, share) =
             (Arc::clone(&self.analysis), self.player, &self.boxes, self.back_share);
-        self.back = Some(if self.hf_searches % 2 == 0 {
-            Backward::new(a, player, boxes, share)
-        } else {
+        let exp = &self.analysis.exp;
+        let away = (self.hf_searches % 2 == 1) != (self.many && exp.many_away);
+        self.back = Some(if away {
             Backward::away(a, player, boxes, share)
+        } else if self.many && exp.many_near {
+            Backward::near(a, player, boxes, share)
+        } else {
+            Backward::new(a, player, boxes, share)
         });
         self.back_active = false;
         self.hf = HfStage::Pulling(self.hf_pulls);
         if self.tracing() {
-            self.trace
-                .push(format!("the HF stage's backward search {} begins", self.hf_searches + 1));
+            let way = if away { "away from the goals" } else { "toward the start squares" };
+            let n = self.hf_searches + 1;
+            self.trace.push(format!("the HF stage's backward search {n} begins, {way}"));
         }
     }
 
@@ -1022,6 +1031,12 @@ mod tests {
         assert!(
             !few.hf_mode.unordered && !few.hf_mode.regions_first && few.hf_mode.stall.is_none()
         );
+        let mut away = search_with(ROOM, &format!("many{boxes},manyaway,trace"));
+        (0..8).for_each(|_| _ = away.run(1)); // the stage is looked at every eighth call
+        assert!(away.trace.iter().any(|t| t.ends_with("1 begins, away from the goals")));
+        let mut few_away = search_with(ROOM, &format!("many{},manyaway,hfafter0,trace", boxes + 1));
+        (0..8).for_each(|_| _ = few_away.run(1));
+        assert!(few_away.trace.iter().any(|t| t.ends_with("1 begins, toward the start squares")));
         let mut many = search_with(ROOM, &format!("many{boxes},hfpulls50"));
         assert_eq!((many.hf_after, many.pull_every, many.hf_pulls), (0, None, 50));
         assert!(many.hf_mode.unordered && many.hf_mode.regions_first && many.hf_mode.hot);
