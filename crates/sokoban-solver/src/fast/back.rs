@@ -40,6 +40,18 @@ const NO_NODE: u32 = u32::MAX;
 /// its walled board: about a millisecond on 300 squares).
 const SUPPLY_CHECKS: usize = 300;
 
+/// What the backward search's pulls go toward among equals, and its best position.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Aim {
+    /// Pulls toward the start squares; the best position has the fewest boxes on goals.
+    Start,
+    /// Pulls away from the goals ([`Backward::away`]).
+    Away,
+    /// Pulls toward the start squares; the best position is the nearest them
+    /// ([`Backward::near`]).
+    Near,
+}
+
 /// A stored backward position.
 #[derive(Clone, Copy, Debug)]
 struct Node {
@@ -96,10 +108,9 @@ pub struct Backward {
     left_buf: Vec<u16>,
     /// The stored position with the best rank and its rank: the fewest boxes left, then
     /// the fewest on goals (packing search); the fewest floor areas, then the fewest on
-    /// goals (otherwise).
+    /// goals (otherwise; [`Aim::Near`]: then the boxes' summed pulls to the start squares
+    /// first).
     best: (u64, u32),
-    /// The best position is the one whose boxes stand nearest the start squares (summed
-    /// pulls to the nearest start square), after floor areas ([`Backward::near`]).
     near: bool,
     nodes: Vec<Node>,
     positions: Vec<u16>,
@@ -145,14 +156,14 @@ impl Backward {
     /// A backward search for the level whose forward search starts from `player` and
     /// `boxes` (compact squares), with a memory budget in bytes.
     pub fn new(a: Arc<Analysis>, player: u16, boxes: &[u16], memory_limit: usize) -> Backward {
-        Self::with_removal(a, player, boxes, memory_limit, false, false, false)
+        Self::with_removal(a, player, boxes, memory_limit, false, Aim::Start)
     }
 
     /// [`Backward::new`] whose best position, the HF search's target, is ranked by floor
     /// areas, then the boxes' summed pulls to the nearest start squares, then boxes on
     /// goals: a target the start boxes have less far to go to.
     pub fn near(a: Arc<Analysis>, player: u16, boxes: &[u16], memory_limit: usize) -> Backward {
-        Self::with_removal(a, player, boxes, memory_limit, false, false, true)
+        Self::with_removal(a, player, boxes, memory_limit, false, Aim::Near)
     }
 
     /// [`Backward::new`], its pulls ordered among equals by how far they leave the boxes
@@ -162,7 +173,7 @@ impl Backward {
     /// position in the other had 9 boxes on goals after 600,000 pulls) and 66 only toward
     /// the other's (bench/decisions.md: HF stage, two attempts).
     pub fn away(a: Arc<Analysis>, player: u16, boxes: &[u16], memory_limit: usize) -> Backward {
-        Self::with_removal(a, player, boxes, memory_limit, false, true, false)
+        Self::with_removal(a, player, boxes, memory_limit, false, Aim::Away)
     }
 
     /// The packing search (Festival's): the backward search in which a box pulled onto a
@@ -170,7 +181,7 @@ impl Backward {
     /// every box left stands on a start square of its own; [`Backward::best`] is the
     /// position nearest that, and [`Backward::pulls_to`] the pulls that reach it.
     pub fn packing(a: Arc<Analysis>, boxes: &[u16], memory_limit: usize) -> Backward {
-        Self::with_removal(a, NONE, boxes, memory_limit, true, false, false)
+        Self::with_removal(a, NONE, boxes, memory_limit, true, Aim::Start)
     }
 
     /// [`Backward::packing`] in which a position is dropped when the goals still holding
@@ -185,7 +196,7 @@ impl Backward {
         supply: PrefixSupply,
         memory_limit: usize,
     ) -> Backward {
-        let mut b = Self::with_removal(a, NONE, boxes, memory_limit, true, false, false);
+        let mut b = Self::with_removal(a, NONE, boxes, memory_limit, true, Aim::Start);
         b.supply = Some(supply);
         // The roots hold every goal: they pass; their pulls were ordered already.
         b
@@ -233,12 +244,11 @@ impl Backward {
         boxes: &[u16],
         memory_limit: usize,
         removal: bool,
-        away: bool,
-        near: bool,
+        aim: Aim,
     ) -> Backward {
         let p = Arc::clone(&a.p);
         let start_dist = start_distances(&p, boxes);
-        let order_dist = if away { nearness_to_goals(&p) } else { start_dist.clone() };
+        let order_dist = if aim == Aim::Away { nearness_to_goals(&p) } else { start_dist.clone() };
         let mut start_reach = Vec::new();
         if !removal {
             for &b in boxes {
@@ -270,7 +280,7 @@ impl Backward {
             used: Vec::new(),
             left_buf: Vec::new(),
             best: (u64::MAX, NO_NODE),
-            near,
+            near: aim == Aim::Near,
             nodes: Vec::new(),
             positions: Vec::new(),
             moves: Vec::new(),
@@ -543,9 +553,11 @@ impl Backward {
         } else {
             (regions as u32) << 16 | on_goals as u32
         };
+        // The boxes' summed `order_dist`: their pulls to the start squares unless `away`.
+        let od = &self.order_dist;
+        let dist: u32 = self.st.boxes.iter().map(|&b| od[b as usize] as u32).sum();
         let target = if self.near {
-            let near: u64 = self.st.boxes.iter().map(|&b| self.start_dist[b as usize] as u64).sum();
-            (regions as u64) << 48 | near.min(0xFFFF_FFFF) << 16 | on_goals as u64
+            (regions as u64) << 48 | (dist as u64) << 16 | on_goals as u64
         } else {
             rank as u64
         };
@@ -557,7 +569,6 @@ impl Backward {
         // Order: by boxes left on goals, then by the boxes' summed distance to the start
         // squares, then fewest pulls. The best pull taking a box off a goal weighs 0.
         let od = &self.order_dist;
-        let dist: u32 = self.st.boxes.iter().map(|&b| od[b as usize] as u32).sum();
         self.order.clear();
         let mut best_off: Option<(u32, usize)> = None;
         for (k, m) in self.move_buf.iter().enumerate() {
@@ -738,8 +749,7 @@ fn start_distances(p: &Problem, starts: &[u16]) -> Vec<u16> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::board::Layout;
-    use super::super::schedule::analyse_both;
+    use super::super::tests::{analysed, ROOM};
     use super::*;
 
     /// The backward search whose target is nearest the start squares makes the same pulls
@@ -747,15 +757,7 @@ mod tests {
     /// from the start squares (summed pulls).
     #[test]
     fn the_near_target_is_nearer_the_start_squares_on_the_same_search() {
-        let level = sokoban_core::format::parse_level(
-            "#########\n#...#   #\n#...  $ #\n#.. # $ ##\n## ## $  #\n#  $ $ $ #\n# $ @ $  #\n#   #    #\n#########",
-        )
-        .unwrap();
-        let p = Problem::new(&level.board);
-        let layout = Arc::new(Layout::new(&level.board, &p));
-        let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
-        let player = p.compact[level.start.player];
-        let (a, _) = analyse_both(Arc::new(p), layout, &boxes, &Arc::default(), true);
+        let (_, boxes, player, a, _) = analysed(ROOM);
         let mut plain = Backward::new(Arc::clone(&a), player, &boxes, 16 << 20);
         let mut near = Backward::near(Arc::clone(&a), player, &boxes, 16 << 20);
         plain.run(3000);
@@ -767,10 +769,9 @@ mod tests {
         let dist = start_distances(&a.p, &boxes);
         let rank = |b: &mut Backward| {
             let id = b.best().expect("a target");
-            let at = b.slice(id).0;
-            let squares = b.positions[at..at + b.nb].to_vec();
+            let near: u32 = b.position(id).0.iter().map(|&s| dist[s as usize] as u32).sum();
             b.load(id);
-            (b.regions(), squares.iter().map(|&s| dist[s as usize] as u32).sum::<u32>())
+            (b.regions(), near)
         };
         let (pr, nr) = (rank(&mut plain), rank(&mut near));
         assert_eq!(pr.0, nr.0, "as few floor areas");

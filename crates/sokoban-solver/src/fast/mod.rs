@@ -919,7 +919,7 @@ mod tests {
     use super::*;
 
     /// A room of eight boxes and its goals behind a narrow door.
-    const ROOM: &str = "\
+    pub(super) const ROOM: &str = "\
 #########
 #...#   #
 #...  $ #
@@ -1094,7 +1094,7 @@ mod tests {
     /// The level of `xsb`, its boxes and player (compact squares), its analysis by
     /// [`analyse_both`] and the greedy removals' plan that kept apart.
     #[allow(clippy::type_complexity)]
-    fn analysed(
+    pub(super) fn analysed(
         xsb: &str,
     ) -> (sokoban_core::Level, Vec<u16>, u16, Arc<Analysis>, Option<Arc<Plan>>) {
         let level = sokoban_core::format::parse_level(xsb).unwrap();
