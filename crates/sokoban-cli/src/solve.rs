@@ -446,6 +446,17 @@ fn solve_level(job: &Job, level: &Level, options: Options, show_progress: bool) 
             "level {number}: {} positions, {} moves ({} duplicates, {} dead, {} held a learned pattern), {} cells, {} advised; stuck tests {}, patterns {}, stored positions found dead {}",
             f.nodes, f.generated, f.duplicates, f.deadlocks, f.pattern_deadlocks, f.cells, f.advised, f.stuck_tests, f.patterns, f.pruned
         );
+        if f.watch_len > 0 {
+            eprintln!(
+                "level {number}: the watched solution's {} pushes: the deepest position stored after {} of them (weight {}), expanded after {} ({} of its moves made); called dead: {}",
+                f.watch_len,
+                f.watch_deepest,
+                f.watch_weight,
+                f.watch_expanded,
+                f.watch_expanded_moves,
+                if f.watch_dead > 0 { format!("after {} pushes (an unsound test)", f.watch_dead) } else { "none".into() }
+            );
+        }
     } else if show_progress {
         let st = solver.stats();
         let c = st.corral_tests;

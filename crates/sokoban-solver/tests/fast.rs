@@ -906,3 +906,38 @@ fn every_experiment_still_solves_the_room() {
         }
     }
 }
+
+/// A watched solution (`watch=LURD`) changes nothing in the search and is followed push by
+/// push: the search's own solution, watched, is stored to its last position, never called
+/// dead; a solution cut short is watched up to the cut.
+#[test]
+fn watched_solution_is_followed_to_its_end() {
+    use sokoban_solver::fast::Experiments;
+    let level = parse_level(ROOM).unwrap();
+    let solve_with = |switches: &str| {
+        let experiments = Experiments::parse(switches).unwrap();
+        let options = Options { experiments, shorten: 0, ..fast_options() };
+        let mut s = Solver::new(&level, &level.start, options).expect("setup");
+        let clock = StdClock::new();
+        let r = loop {
+            if let Step::Done(r) = s.step(&clock, 50.0) {
+                break r;
+            }
+        };
+        (r, s.fast_stats().expect("fast statistics"))
+    };
+    let (r, stats) = solve_with("");
+    let sol = r.solution.expect("solved");
+    assert_eq!(stats.watch_len, 0, "nothing watched");
+    let lurd = sokoban_core::lurd::to_lurd(&sol.moves);
+    let (again, stats) = solve_with(&format!("watch={lurd}"));
+    assert_eq!(again.solution.expect("solved").moves, sol.moves, "the same search");
+    assert_eq!(stats.watch_len as usize, sol.pushes);
+    assert_eq!(stats.watch_deepest as usize, sol.pushes, "its own path is stored");
+    assert_eq!(stats.watch_dead, 0);
+    assert!(stats.watch_expanded > 0 && stats.watch_expanded < stats.watch_len);
+    // Cut by a letter that is no move: what came before is watched.
+    let half = &lurd[..lurd.len() / 2];
+    let (_, stats) = solve_with(&format!("watch={half}x{}", &lurd[lurd.len() / 2..]));
+    assert_eq!(stats.watch_len as usize, half.chars().filter(|c| c.is_ascii_uppercase()).count());
+}

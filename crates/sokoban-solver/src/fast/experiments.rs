@@ -138,6 +138,10 @@ pub struct Experiments {
     /// Keep a trace of the schedule's events (which strategy solved, the HF stage's steps)
     /// for [`super::FastSearch::take_trace`] (`trace`).
     pub trace: bool,
+    /// A reference solution (`watch=LURD`, from the level's start): the search counts the
+    /// deepest of its positions it stores and any it calls dead ([`super::fess::FessStats`]),
+    /// to show where a peer's path leaves ours.
+    pub watch: Option<String>,
 }
 
 impl Experiments {
@@ -218,6 +222,8 @@ impl Experiments {
                         e.hf_after = Some(k?);
                     } else if let Some(k) = numbered(name, "scoredshare") {
                         e.scored_share = Some(k?);
+                    } else if let Some(lurd) = name.strip_prefix("watch=") {
+                        e.watch = Some(lurd.to_string());
                     } else if let Some(order) = name.strip_prefix("order=") {
                         e.order = Some(parse_order(order)?);
                     } else {

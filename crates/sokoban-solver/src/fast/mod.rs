@@ -663,6 +663,20 @@ impl FastSearch {
             t.pruned += s.pruned;
             t.refills += s.refills;
             t.scored += s.scored;
+            t.watch_len = t.watch_len.max(s.watch_len);
+            if s.watch_deepest > t.watch_deepest {
+                t.watch_weight = s.watch_weight;
+            }
+            t.watch_deepest = t.watch_deepest.max(s.watch_deepest);
+            t.watch_dead = t.watch_dead.max(s.watch_dead);
+            if s.watch_expanded >= t.watch_expanded {
+                t.watch_expanded_moves = if s.watch_expanded > t.watch_expanded {
+                    s.watch_expanded_moves
+                } else {
+                    t.watch_expanded_moves.max(s.watch_expanded_moves)
+                };
+                t.watch_expanded = s.watch_expanded;
+            }
         }
         t
     }

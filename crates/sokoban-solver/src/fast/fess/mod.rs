@@ -43,7 +43,7 @@ use super::features::FeatureScratch;
 use super::score::{Rank, Score, Scorer};
 use super::shared::{Analysis, Learned};
 use crate::analysis::bits::PlayerArea;
-use crate::analysis::problem::Keyed;
+use crate::analysis::problem::{Keyed, NONE};
 
 /// Make room for `add` more items in a store, growing it by a quarter rather than doubling
 /// it: the memory budget counts capacities, and after a doubling up to half of one is
@@ -184,6 +184,17 @@ pub struct FessStats {
     pub corral_nodes: u64,
     /// Positions searched by the stuck tests of whole positions.
     pub whole_tested: u64,
+    /// With a reference solution (`watch=`): its pushes, the most pushes into it of a
+    /// position stored, and of one called dead (0: none; a dead one is an unsound test).
+    pub watch_len: u32,
+    pub watch_deepest: u32,
+    pub watch_dead: u32,
+    /// The most pushes into it of a stored position of the reference whose moves the search
+    /// began to make, and how many of that one's moves it made.
+    pub watch_expanded: u32,
+    pub watch_expanded_moves: u32,
+    /// The weight (non-advised moves from the root) of the deepest one stored.
+    pub watch_weight: u32,
 }
 
 /// What [`Fess::run`] stopped for.
@@ -229,6 +240,10 @@ pub struct Fess {
     #[cfg(debug_assertions)]
     first_orders: HashMap<u32, (Vec<u32>, Vec<u32>)>,
     seen: HashMap<u64, u32, Keyed>,
+    /// The keys of a reference solution's positions, each with its push count (`watch=`).
+    watch: HashMap<u64, u32, Keyed>,
+    /// Stored positions of the reference solution: node, pushes into it.
+    watch_nodes: HashMap<u32, u32>,
     cells: Vec<Cell>,
     cell_of: HashMap<u64, u32, Keyed>,
     heap_entries: usize,
@@ -312,6 +327,8 @@ impl Fess {
             #[cfg(debug_assertions)]
             first_orders: HashMap::default(),
             seen: HashMap::default(),
+            watch: HashMap::default(),
+            watch_nodes: HashMap::default(),
             cells: Vec::new(),
             cell_of: HashMap::default(),
             heap_entries: 0,
@@ -356,6 +373,9 @@ impl Fess {
         };
         let mut sorted = boxes.to_vec();
         sorted.sort_unstable();
+        if let Some(lurd) = f.a.exp.watch.clone() {
+            f.watch_path(&lurd, &sorted, player);
+        }
         f.st.set(&p, &f.a.layout, &sorted, player);
         if f.dead.at_start(&p, &f.st) {
             return f; // no node: exhausted
@@ -368,6 +388,63 @@ impl Fess {
             f.prepare(id);
         }
         f
+    }
+
+    /// Key every position of the reference solution `lurd` played from `boxes` and `player`
+    /// (it stops at a move the board does not allow).
+    fn watch_path(&mut self, lurd: &str, boxes: &[u16], mut player: u16) {
+        let p = Arc::clone(&self.a.p);
+        let mut boxes = boxes.to_vec();
+        let mut pushes = 0;
+        for ch in lurd.chars() {
+            let d = match ch.to_ascii_lowercase() {
+                'u' => 0,
+                'r' => 1,
+                'd' => 2,
+                'l' => 3,
+                _ => break,
+            };
+            let next = p.nbr[player as usize][d];
+            if next == NONE {
+                break;
+            }
+            if let Some(i) = boxes.iter().position(|&b| b == next) {
+                let to = p.nbr[next as usize][d];
+                if to == NONE || boxes.contains(&to) {
+                    break;
+                }
+                boxes[i] = to;
+                boxes.sort_unstable();
+                pushes += 1;
+                self.st.set(&p, &self.a.layout, &boxes, next);
+                self.watch.insert(self.st.key(&p), pushes);
+            }
+            player = next;
+        }
+        self.stats.watch_len = pushes;
+    }
+
+    /// The root's stored moves in the order they are tried (the first block of them): the
+    /// square its box leaves, the square it goes to, and whether an advisor nominated it —
+    /// for studies of where a peer's path leaves ours.
+    pub fn root_moves(&self) -> Vec<(u16, u16, bool)> {
+        let Some(root) = self.nodes.first() else { return Vec::new() };
+        (0..root.moves_len)
+            .map(|k| {
+                let m = Move::unpack(self.moves[(root.moves_at + k) as usize]);
+                (self.positions[m.box_i as usize], m.to, root.skipped + k < root.advised)
+            })
+            .collect()
+    }
+
+    /// Node `id` is about to make its next move: the deepest watched one counts it.
+    fn watch_expanding(&mut self, id: u32) {
+        if let Some(&k) = self.watch_nodes.get(&id) {
+            if k >= self.stats.watch_expanded {
+                self.stats.watch_expanded = k;
+                self.stats.watch_expanded_moves = self.nodes[id as usize].next;
+            }
+        }
     }
 
     /// The store's memory budget in bytes.
@@ -455,6 +532,9 @@ impl Fess {
                 };
                 self.cells[c].heap.push(Reverse(((w as u64) << 32 | key as u64, tag)));
                 self.heap_entries += 1;
+            }
+            if !self.watch_nodes.is_empty() {
+                self.watch_expanding(id);
             }
             match self.expand(id, mv, weight, perimeter) {
                 Some((solved, NO_NODE)) => return FessEvent::Solved(self.pushes_to(solved)),
@@ -582,9 +662,20 @@ impl Fess {
         }
         if self.dead_after_move(&p, key, m.to) {
             self.seen.insert(key, DEAD);
+            if let Some(&k) = (!self.watch.is_empty()).then(|| self.watch.get(&key)).flatten() {
+                self.stats.watch_dead = self.stats.watch_dead.max(k);
+            }
             return None;
         }
+        let watched = if self.watch.is_empty() { None } else { self.watch.get(&key).copied() };
         let id = self.store(parent, mv, weight);
+        if let Some(k) = watched {
+            if k > self.stats.watch_deepest {
+                self.stats.watch_weight = weight;
+            }
+            self.stats.watch_deepest = self.stats.watch_deepest.max(k);
+            self.watch_nodes.insert(id, k);
+        }
         self.seen.insert(key, id);
         self.loaded = id;
         if self.st.solved(&p) {
