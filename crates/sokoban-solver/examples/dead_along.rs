@@ -111,10 +111,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let (r0, c0) = b.row_col(push.from);
             let (r1, c1) = b.row_col(dest);
             let nominated = moves.iter().filter(|m| m.2).count();
+            let corral = if f.stats.corral_nodes > 0 { ", a PI-corral's moves only" } else { "" };
             macros += 1;
             advised_macros += at.is_some_and(|k| moves[k].2) as usize;
             println!(
-                "macro {macros:3} ({r0:2},{c0:2}) -> ({r1:2},{c1:2}) after {i} pushes: {} ({nominated} advised)",
+                "macro {macros:3} ({r0:2},{c0:2}) -> ({r1:2},{c1:2}) after {i} pushes: {} ({nominated} advised{corral})",
                 match at {
                     Some(k) if moves[k].2 => format!("ADVISED, move {} of ours", k + 1),
                     Some(k) => format!("not advised, move {} of ours", k + 1),
