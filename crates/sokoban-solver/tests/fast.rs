@@ -609,8 +609,8 @@ fn stuck_search_on_box_subsets_is_sound() {
 }
 
 /// The fast search's deadlock tests call a position dead only when the brute force finds
-/// no solution; among them, the matching on the problem with the boxes frozen on goals made
-/// walls finds positions the other tests miss.
+/// no solution (with PI-corrals of several areas too); among them, the matching on the
+/// problem with the boxes frozen on goals made walls finds positions the other tests miss.
 #[test]
 fn dead_tests_are_sound_and_the_reduced_matching_adds_cuts() {
     use sokoban_solver::fast::board::State;
@@ -627,6 +627,12 @@ fn dead_tests_are_sound_and_the_reduced_matching_adds_cuts() {
         let mut st = State::new(&p, &layout);
         st.set(&p, &layout, &boxes, p.compact[level.start.player]);
         let mut tests = DeadTests::new(&p, &level.board, None, Some(1 << 20));
+        let mut merged = DeadTests::new(&p, &level.board, None, Some(1 << 20));
+        merged.merge_corrals(true);
+        if merged.at_start(&p, &st) {
+            let text = sokoban_core::format::to_xsb(&level);
+            assert!(brute_force(&level).is_none(), "called dead with corrals merged:\n{text}");
+        }
         if tests.at_start(&p, &st) {
             let text = sokoban_core::format::to_xsb(&level);
             assert!(brute_force(&level).is_none(), "called dead but solvable:\n{text}");
@@ -864,7 +870,7 @@ fn every_experiment_still_solves_the_room() {
     let names =
         "rules scored noalt noadv nocorral scoredshare3 hfafter0 pullevery8 oneplan noclusterplans nogreedy \
                  nosprint nootherplan nohf back cluster noparksteps nopacksearch noapproach nojoin \
-                 nolink nooop nountil nopairs noreduced nopockets nosupply stops stopscored trace";
+                 nolink nooop nountil nopairs noreduced nopockets nosupply merge stops stopscored trace";
     let order = format!("order={}", goals.join(";"));
     // A plan with a parking step: a box first onto a floor square off the goals, moving on
     // to the first goal; and one whose parked box moves on to no later step (refused).

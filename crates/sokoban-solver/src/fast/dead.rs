@@ -67,6 +67,11 @@ impl DeadTests {
         }
     }
 
+    /// Corrals of several areas together (`merge`; see `analysis::corral`).
+    pub fn merge_corrals(&mut self, on: bool) {
+        self.corrals.merge = on;
+    }
+
     /// Bytes held by the caches that grow during a search (the reduced problems).
     pub fn memory(&self) -> usize {
         self.reduced.as_ref().map_or(0, |r| r.bytes())

@@ -127,6 +127,9 @@ pub struct Experiments {
     pub no_pairs: bool,
     /// No reduced problems of boxes frozen on goals (`noreduced`).
     pub no_reduced: bool,
+    /// PI-corrals of several areas together (`merge`; see `analysis::corral`): measured
+    /// and not taken (bench/decisions.md).
+    pub merge: bool,
     /// No pocket stuck test (`nopockets`).
     pub no_pockets: bool,
     /// No supply check in the greedy removals' plan (`nosupply`).
@@ -193,6 +196,7 @@ impl Experiments {
                 "nopairs" => &mut e.no_pairs,
                 "noreduced" => &mut e.no_reduced,
                 "nopockets" => &mut e.no_pockets,
+                "merge" => &mut e.merge,
                 "nosupply" => &mut e.no_supply,
                 "trace" => &mut e.trace,
                 "nostall" => &mut e.no_stall,

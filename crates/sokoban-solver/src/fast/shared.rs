@@ -71,7 +71,9 @@ impl Analysis {
     pub fn dead_tests(&self, memory_limit: usize) -> DeadTests {
         let cache = (memory_limit / 8).min(crate::analysis::fixed::REDUCED_CACHE_BYTES);
         let cache = if self.exp.no_reduced { None } else { Some(cache) };
-        DeadTests::new(&self.p, &self.layout.board, self.pairs.clone(), cache)
+        let mut tests = DeadTests::new(&self.p, &self.layout.board, self.pairs.clone(), cache);
+        tests.merge_corrals(self.exp.merge);
+        tests
     }
 
     /// The same analysis with another plan (the plan's `until` as the experiments say).
