@@ -185,39 +185,25 @@ impl Corrals {
             let mut pi = true;
             'boxes: for &b in &self.barrier {
                 for d in 0..4 {
-                    let t = p.step(b, d);
-                    let s = p.step(b, (d + 2) & 3);
-                    if t == NONE || s == NONE {
-                        continue;
-                    }
-                    // The player cannot stand behind a barrier box on a wall, on another
-                    // barrier box, or inside the corral (it cannot get in before the first
-                    // barrier push): such pushes cannot be that first push.
-                    let s_blocked = if has_box(s as usize) {
-                        self.box_mark[s as usize] == id
-                    } else {
-                        self.label[s as usize] == id
-                    };
-                    if s_blocked {
-                        continue;
-                    }
-                    let t_inside = !has_box(t as usize) && self.label[t as usize] == id;
-                    if t_inside {
-                        if p.dead[t as usize] {
-                            continue;
-                        }
-                        if !reached(s) {
+                    let (label, mark) = (&self.label, &self.box_mark);
+                    let kind = push_kind(
+                        p,
+                        b,
+                        d,
+                        |x| has_box(x as usize) && mark[x as usize] == id,
+                        |x| !has_box(x as usize) && label[x as usize] == id,
+                    );
+                    match kind {
+                        Some((s, Kind::Inward)) if !reached(s) => {
                             pi = false; // P fails
                             break 'boxes;
                         }
-                        self.pushes.push((b, d as u8));
-                    } else {
-                        let t_blocked = (has_box(t as usize) && self.box_mark[t as usize] == id)
-                            || p.dead[t as usize];
-                        if !t_blocked {
+                        Some((_, Kind::Inward)) => self.pushes.push((b, d as u8)),
+                        Some((_, Kind::Out(_))) => {
                             pi = false; // I fails: the box might leave sideways or outwards
                             break 'boxes;
                         }
+                        Some((_, Kind::Blocked)) | None => {}
                     }
                 }
             }
@@ -347,50 +333,78 @@ impl Corrals {
         self.pushes.clear();
         for &b in &self.barrier {
             for d in 0..4 {
-                let t = p.step(b, d);
-                let s = p.step(b, (d + 2) & 3);
-                if t == NONE || s == NONE {
-                    continue;
-                }
-                let s_blocked = if has_box(s as usize) {
-                    self.box_mark[s as usize] == bid
-                } else {
-                    inside(&self.label, &self.comp_union, s)
-                };
-                if s_blocked {
-                    continue;
-                }
+                let (label, mark, cu) = (&self.label, &self.box_mark, &self.comp_union);
+                let kind = push_kind(
+                    p,
+                    b,
+                    d,
+                    |x| has_box(x as usize) && mark[x as usize] == bid,
+                    |x| inside(label, cu, x),
+                );
+                let Some((s, kind)) = kind else { continue };
                 if !has_box(s as usize) && !reached(s) {
                     // The player stands there only from another area: it joins.
-                    if let Some(c) = area_of(&self.label, s) {
+                    if let Some(c) = area_of(label, s) {
                         return Grow::Join(c as u32);
                     }
                 }
-                if inside(&self.label, &self.comp_union, t) {
-                    if p.dead[t as usize] {
-                        continue;
-                    }
-                    if !reached(s) {
-                        return Grow::Fails; // P fails
-                    }
-                    self.pushes.push((b, d as u8));
-                } else {
-                    let t_blocked = (has_box(t as usize) && self.box_mark[t as usize] == bid)
-                        || p.dead[t as usize];
-                    if t_blocked {
-                        continue;
-                    }
-                    if !has_box(t as usize) && !reached(t) {
-                        if let Some(c) = area_of(&self.label, t) {
-                            return Grow::Join(c as u32);
+                match kind {
+                    Kind::Inward if !reached(s) => return Grow::Fails, // P fails
+                    Kind::Inward => self.pushes.push((b, d as u8)),
+                    Kind::Out(t) => {
+                        if !has_box(t as usize) && !reached(t) {
+                            if let Some(c) = area_of(label, t) {
+                                return Grow::Join(c as u32);
+                            }
                         }
+                        return Grow::Fails; // I fails
                     }
-                    return Grow::Fails; // I fails
+                    Kind::Blocked => {}
                 }
             }
         }
         Grow::Pi(unfinished)
     }
+}
+
+/// Where a push of a barrier box leads.
+enum Kind {
+    /// Into the corral, onto a live square.
+    Inward,
+    /// Out of it, onto this square, free or a box not in the barrier.
+    Out(u16),
+    /// Nowhere: onto a barrier box, or onto a dead square.
+    Blocked,
+}
+
+/// The push of the barrier box on `b` in direction `d`: the square the player pushes from
+/// and where it leads; `None` when it cannot be the first barrier push — no floor on either
+/// side, or the player's square a barrier box or inside the corral (it cannot get in before
+/// the first barrier push).
+fn push_kind(
+    p: &Problem,
+    b: u16,
+    d: usize,
+    barrier: impl Fn(u16) -> bool,
+    inside: impl Fn(u16) -> bool,
+) -> Option<(u16, Kind)> {
+    let t = p.step(b, d);
+    let s = p.step(b, (d + 2) & 3);
+    if t == NONE || s == NONE || barrier(s) || inside(s) {
+        return None;
+    }
+    let kind = if inside(t) {
+        if p.dead[t as usize] {
+            Kind::Blocked
+        } else {
+            Kind::Inward
+        }
+    } else if barrier(t) || p.dead[t as usize] {
+        Kind::Blocked
+    } else {
+        Kind::Out(t)
+    };
+    Some((s, kind))
 }
 
 /// What one check of a union of areas found.
