@@ -62,9 +62,9 @@ pub struct Corrals {
     comp_squares: Vec<u16>,
     comp_ends: Vec<usize>,
     comp_goal: Vec<bool>,
-    /// Per area (label - base of the node), the union it last joined.
+    /// Per area (label - base of the node), the union it joined: its seed area + 1 (0: none
+    /// yet at this node).
     comp_union: Vec<u32>,
-    union_stamp: u32,
     union: Vec<u32>,
 }
 
@@ -91,7 +91,6 @@ impl Corrals {
             comp_ends: Vec::new(),
             comp_goal: Vec::new(),
             comp_union: Vec::new(),
-            union_stamp: 0,
             union: Vec::new(),
         }
     }
@@ -254,8 +253,7 @@ impl Corrals {
             if self.comp_union[seed] != 0 {
                 continue; // tried already, in a union grown from an earlier area
             }
-            self.union_stamp = self.union_stamp.wrapping_add(1).max(1);
-            let stamp = self.union_stamp;
+            let stamp = seed as u32 + 1;
             self.union.clear();
             self.union.push(seed as u32);
             self.comp_union[seed] = stamp;
@@ -308,16 +306,9 @@ impl Corrals {
             unfinished |= self.comp_goal[c];
             let from = if c == 0 { 0 } else { self.comp_ends[c - 1] };
             for &x in &self.comp_squares[from..self.comp_ends[c]] {
-                let nbr = &p.nbr[x as usize];
                 for d in 0..4 {
-                    // The box beside, and the one diagonally across (by either way round).
-                    let e = (d + 1) & 3;
-                    let diag = match (nbr[d], nbr[e]) {
-                        (a, _) if a != NONE && p.nbr[a as usize][e] != NONE => p.nbr[a as usize][e],
-                        (_, b) if b != NONE => p.nbr[b as usize][d],
-                        _ => NONE,
-                    };
-                    for y in [nbr[d], diag] {
+                    // The box beside, and the one diagonally across.
+                    for y in [p.step(x, d), p.diagonal(x, d)] {
                         if y != NONE && has_box(y as usize) && self.box_mark[y as usize] != bid {
                             self.box_mark[y as usize] = bid;
                             self.barrier.push(y);

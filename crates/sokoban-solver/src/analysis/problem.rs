@@ -228,6 +228,19 @@ impl Problem {
         self.nbr[s as usize][d]
     }
 
+    /// The square diagonally across from `s` between directions `d` and the next one
+    /// clockwise, reached by either way round (`NONE` when neither way is floor).
+    #[inline]
+    pub fn diagonal(&self, s: u16, d: usize) -> u16 {
+        let e = (d + 1) & 3;
+        let (a, b) = (self.nbr[s as usize][d], self.nbr[s as usize][e]);
+        match (a, b) {
+            (a, _) if a != NONE && self.nbr[a as usize][e] != NONE => self.nbr[a as usize][e],
+            (_, b) if b != NONE => self.nbr[b as usize][d],
+            _ => NONE,
+        }
+    }
+
     /// The class of the sides of a box on `b` that the player on `player` can reach — on
     /// the bare board, so it can never reach the other sides before that box moves.
     /// `u8::MAX` when unknown (every side counts).

@@ -669,14 +669,8 @@ impl FastSearch {
             }
             t.watch_deepest = t.watch_deepest.max(s.watch_deepest);
             t.watch_dead = t.watch_dead.max(s.watch_dead);
-            if s.watch_expanded >= t.watch_expanded {
-                t.watch_expanded_moves = if s.watch_expanded > t.watch_expanded {
-                    s.watch_expanded_moves
-                } else {
-                    t.watch_expanded_moves.max(s.watch_expanded_moves)
-                };
-                t.watch_expanded = s.watch_expanded;
-            }
+            (t.watch_expanded, t.watch_expanded_moves) = (t.watch_expanded, t.watch_expanded_moves)
+                .max((s.watch_expanded, s.watch_expanded_moves));
         }
         t
     }

@@ -97,14 +97,7 @@ impl Fess {
             k += 1;
             for d in 0..4 {
                 let a = p.nbr[s as usize][d];
-                let e = (d + 1) & 3;
-                let b = p.nbr[s as usize][e];
-                // The square diagonally across, by either way round.
-                let diag = match (a, b) {
-                    (a, _) if a != NONE && p.nbr[a as usize][e] != NONE => p.nbr[a as usize][e],
-                    (_, b) if b != NONE => p.nbr[b as usize][d],
-                    _ => NONE,
-                };
+                let diag = p.diagonal(s, d);
                 // And the square two steps straight on.
                 let two = if a != NONE { p.nbr[a as usize][d] } else { NONE };
                 for t in [a, diag, two] {

@@ -397,13 +397,7 @@ impl Fess {
         let mut boxes = boxes.to_vec();
         let mut pushes = 0;
         for ch in lurd.chars() {
-            let d = match ch.to_ascii_lowercase() {
-                'u' => 0,
-                'r' => 1,
-                'd' => 2,
-                'l' => 3,
-                _ => break,
-            };
+            let Some(d) = sokoban_core::Dir::from_lurd(ch).map(|d| d.index()) else { break };
             let next = p.nbr[player as usize][d];
             if next == NONE {
                 break;
@@ -435,6 +429,17 @@ impl Fess {
                 (self.positions[m.box_i as usize], m.to, root.skipped + k < root.advised)
             })
             .collect()
+    }
+
+    /// The pushes into the reference solution of the position keyed `key`, if it is one of
+    /// its positions (no lookup at all without one).
+    #[inline]
+    fn watched(&self, key: u64) -> Option<u32> {
+        if self.watch.is_empty() {
+            None
+        } else {
+            self.watch.get(&key).copied()
+        }
     }
 
     /// Node `id` is about to make its next move: the deepest watched one counts it.
@@ -662,12 +667,12 @@ impl Fess {
         }
         if self.dead_after_move(&p, key, m.to) {
             self.seen.insert(key, DEAD);
-            if let Some(&k) = (!self.watch.is_empty()).then(|| self.watch.get(&key)).flatten() {
+            if let Some(k) = self.watched(key) {
                 self.stats.watch_dead = self.stats.watch_dead.max(k);
             }
             return None;
         }
-        let watched = if self.watch.is_empty() { None } else { self.watch.get(&key).copied() };
+        let watched = self.watched(key);
         let id = self.store(parent, mv, weight);
         if let Some(k) = watched {
             if k > self.stats.watch_deepest {
