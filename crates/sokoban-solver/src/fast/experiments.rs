@@ -127,8 +127,8 @@ pub struct Experiments {
     pub no_pairs: bool,
     /// No reduced problems of boxes frozen on goals (`noreduced`).
     pub no_reduced: bool,
-    /// PI-corrals of several areas together (`merge`; see `analysis::corral`): measured
-    /// and not taken (bench/decisions.md).
+    /// PI-corrals of several areas together (`merge`; see `analysis::corral`): not the
+    /// default; portfolio lanes 1 and 4 use it (`lane_experiments`).
     pub merge: bool,
     /// No pocket stuck test (`nopockets`).
     pub no_pockets: bool,
@@ -242,26 +242,33 @@ impl Experiments {
     }
 }
 
-/// The switches of the portfolio's other lanes, in the order lanes are added, each a
-/// schedule that solves levels the shipped one does not (bench/decisions.md: portfolio
-/// lanes). Lane 1, the backward search from the start as a perimeter at a small share:
-/// where the plan misleads, meeting it solves small and middling levels (14 of 15
-/// Sasquatch IV-VI levels Festival solves and the shipped schedule does not within
-/// 250,000 moves). It keeps the packing search's plan where lane 0 follows the greedy
-/// removals' ([`super::followed_plan`]): Sasquatch III 48 and VI 39 are solved on the one,
-/// III 2, IV 34, 35 and VI 16 on the other. On a level of many boxes, where lane 0's HF
-/// stage also starts at once, its HF search aims at the backward position nearest the start
-/// squares (`manynear`): alone it solves 41 of the 125 development levels of 20 boxes or
-/// more within 250,000 moves, 45 with lane 0 (40 without it; bench/decisions.md). Lane 2,
-/// Festival's stop rule in the scored strategies. The rest are other plans and strategy
-/// subsets, not yet measured as lanes.
+/// The switches of the portfolio's other lanes, in the order lanes are added: each the
+/// schedule that adds the most levels of the whole development suite to the lanes before
+/// it, within 250,000 moves a lane (`bench/lane-cover.py`; runs/2026-11-29-lanes-250k:
+/// lane 0 alone 365 of 495, two lanes 382, four 393, seven 399).
+/// - Lane 1, the backward search from the start as a perimeter at a small share: where the
+///   plan misleads, meeting it solves small and middling levels. It keeps the packing
+///   search's plan where lane 0 follows the greedy removals' ([`super::followed_plan`]); on
+///   a level of many boxes, where lane 0's HF stage also starts at once, its HF search aims
+///   at the backward position nearest the start squares (`manynear`); its PI-corrals may
+///   be several areas together (`merge`, not the default: it sends some searches a long
+///   way round). +17.
+/// - Lane 2, Festival's HF form from the start on every level, its first backward search
+///   pulling away from the goals (Festival's max-distance strategies). +6, five of them
+///   Sasquatch III's.
+/// - Lane 3, the opener and explorer advisors. +5.
+/// - Lane 4, lane 1 on the greedy removals' plan. +4.
+/// - Lane 5, a plan filling goal clusters one by one; lane 6, Festival's stop rule in the
+///   scored strategies. +1 each.
+/// - Lane 7, the rules strategy alone: nothing more within the budget, the most levels of
+///   the rest on its own.
 const LANES: [&str; 7] = [
-    "hfafter0,pullevery8,packingplan,manynear",
-    "stopscored",
-    "nopacksearch",
+    "hfafter0,pullevery8,packingplan,manynear,merge",
+    "many0,manyaway",
+    "opener,explorer",
+    "hfafter0,pullevery8,nopacksearch,manynear,merge",
     "cluster",
-    "scored",
-    "noparksteps",
+    "stopscored",
     "rules",
 ];
 
