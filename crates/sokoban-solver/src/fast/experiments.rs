@@ -339,4 +339,22 @@ mod tests {
         let e = Experiments::parse("manyaway,manynear").unwrap();
         assert!(e.many_away && e.many_near && !Experiments::default().many_away);
     }
+
+    #[test]
+    fn every_lane_of_eight_parses_to_a_schedule_of_its_own() {
+        // Lanes past the machine's cores run only on larger machines: their switches are
+        // checked here, not first in a lane's thread.
+        let base = Experiments::default();
+        let lanes: Vec<Experiments> = (0..8).map(|k| lane_experiments(k, &base)).collect();
+        assert_eq!(lanes[0], base);
+        for (i, a) in lanes.iter().enumerate() {
+            for b in &lanes[i + 1..] {
+                assert_ne!(a, b, "lane {i} repeats a later lane");
+            }
+        }
+        assert!(
+            lanes[1].merge && lanes[2].many_away && lanes[3].opener && lanes[4].no_packing_search
+        );
+        assert_eq!(lane_experiments(8, &base), lanes[1], "past the last, the lanes cycle");
+    }
 }
