@@ -13,8 +13,11 @@
 //! within a position, the pull that takes a box off a goal weighs nothing, others weigh 1,
 //! and among equals the pull that leaves the boxes nearest the squares boxes start on goes
 //! first — or, in the search [`Backward::away`] makes, farthest from the goals (Festival's
-//! max-distance backward search). A box is never pulled where no box could ever have been
-//! pushed from a start square (the position could meet no forward position).
+//! max-distance backward search). The *open* search ([`Backward::open`]) pulls away from
+//! the goals too, but files and ranks positions by the free squares on no cycle of the free
+//! floor instead of the boxes on goals (Festival's biconnected backward search). A box is
+//! never pulled where no box could ever have been pushed from a start square (the position
+//! could meet no forward position).
 //!
 //! The same search is the *packing search* (Festival's way to a packing plan): a box pulled
 //! onto a start square no box has left by yet is taken off the board (it has left the goal
@@ -50,6 +53,9 @@ enum Aim {
     /// Pulls toward the start squares; the best position is the nearest them
     /// ([`Backward::near`]).
     Near,
+    /// Pulls away from the goals; positions ranked by floor areas, then squares on no cycle
+    /// of the free floor ([`Backward::open`]).
+    Open,
 }
 
 /// A stored backward position.
@@ -111,7 +117,7 @@ pub struct Backward {
     /// goals (otherwise; [`Aim::Near`]: then the boxes' summed pulls to the start squares
     /// first).
     best: (u64, u32),
-    near: bool,
+    aim: Aim,
     nodes: Vec<Node>,
     positions: Vec<u16>,
     moves: Vec<(u32, u32)>,
@@ -144,6 +150,11 @@ pub struct Backward {
     /// Scratch of [`Backward::regions`].
     region_seen: Vec<bool>,
     region_stack: Vec<u16>,
+    /// Scratch of [`Backward::off_cycles`]: discovery times (0: not yet), low points, and
+    /// the depth-first stack of squares with the next side to try.
+    disc: Vec<u32>,
+    low: Vec<u32>,
+    dfs: Vec<(u16, u8)>,
     /// Packing search with the supply check ([`Backward::packing_supplied`]): the check,
     /// its verdict per set of goals holding boxes (by key), and scratch.
     supply: Option<PrefixSupply>,
@@ -174,6 +185,15 @@ impl Backward {
     /// the other's (bench/decisions.md: HF stage, two attempts).
     pub fn away(a: Arc<Analysis>, player: u16, boxes: &[u16], memory_limit: usize) -> Backward {
         Self::with_removal(a, player, boxes, memory_limit, false, Aim::Away)
+    }
+
+    /// [`Backward::away`] whose positions are ranked (its best cell, and its best position,
+    /// the HF search's target) by floor areas, then the free squares on no cycle of the
+    /// free floor, an empty goal counted as on one (Festival's biconnected ranking): boxes
+    /// that leave the rooms open and stand in the passages — then the farthest from the
+    /// goals. Its cells are filed by those two counts instead of the boxes on goals.
+    pub fn open(a: Arc<Analysis>, player: u16, boxes: &[u16], memory_limit: usize) -> Backward {
+        Self::with_removal(a, player, boxes, memory_limit, false, Aim::Open)
     }
 
     /// The packing search (Festival's): the backward search in which a box pulled onto a
@@ -248,7 +268,11 @@ impl Backward {
     ) -> Backward {
         let p = Arc::clone(&a.p);
         let start_dist = start_distances(&p, boxes);
-        let order_dist = if aim == Aim::Away { nearness_to_goals(&p) } else { start_dist.clone() };
+        let order_dist = if matches!(aim, Aim::Away | Aim::Open) {
+            nearness_to_goals(&p)
+        } else {
+            start_dist.clone()
+        };
         let mut start_reach = Vec::new();
         if !removal {
             for &b in boxes {
@@ -280,7 +304,7 @@ impl Backward {
             used: Vec::new(),
             left_buf: Vec::new(),
             best: (u64::MAX, NO_NODE),
-            near: aim == Aim::Near,
+            aim,
             nodes: Vec::new(),
             positions: Vec::new(),
             moves: Vec::new(),
@@ -304,6 +328,9 @@ impl Backward {
             order: Vec::new(),
             region_seen: Vec::new(),
             region_stack: Vec::new(),
+            disc: Vec::new(),
+            low: Vec::new(),
+            dfs: Vec::new(),
             supply: None,
             supplied: HashMap::default(),
             walled: Vec::new(),
@@ -548,18 +575,21 @@ impl Backward {
         // search's target, open to the player; XSokoban 66 solved with it, fewest boxes
         // on goals alone never).
         let regions = self.regions();
+        let off_cycles = if self.aim == Aim::Open { self.off_cycles() } else { 0 };
         let rank = if self.removal {
             (live as u32) << 16 | on_goals as u32
+        } else if self.aim == Aim::Open {
+            (regions as u32) << 16 | off_cycles as u32
         } else {
             (regions as u32) << 16 | on_goals as u32
         };
         // The boxes' summed `order_dist`: their pulls to the start squares unless `away`.
         let od = &self.order_dist;
         let dist: u32 = self.st.boxes.iter().map(|&b| od[b as usize] as u32).sum();
-        let target = if self.near {
-            (regions as u64) << 48 | (dist as u64) << 16 | on_goals as u64
-        } else {
-            rank as u64
+        let target = match self.aim {
+            Aim::Near => (regions as u64) << 48 | (dist as u64) << 16 | on_goals as u64,
+            Aim::Open => (rank as u64) << 32 | dist as u64,
+            Aim::Start | Aim::Away => rank as u64,
         };
         if target < self.best.0 && (self.removal || self.reachable_from_start()) {
             self.best = (target, id);
@@ -610,7 +640,8 @@ impl Backward {
         let w = node.weight + (best_off.is_none()) as u32;
         let key = (w as u64) << 32 | self.moves[at as usize].1 as u64;
         // The cell: boxes on goals and areas of the floor.
-        let cell_key = (live as u64) << 32 | (on_goals as u64) << 16 | regions as u64;
+        let filed_by = if self.aim == Aim::Open { off_cycles } else { on_goals };
+        let cell_key = (live as u64) << 32 | (filed_by as u64) << 16 | regions as u64;
         let c = match self.cell_of.get(&cell_key) {
             Some(&c) => c,
             None => {
@@ -646,6 +677,68 @@ impl Backward {
             self.match_costs.extend(self.st.boxes.iter().map(|&b| row[b as usize]));
         }
         self.matcher.perfect(&self.match_costs, nb, nb)
+    }
+
+    /// Free squares of the state's position on no cycle of the free floor (every edge at
+    /// them a bridge), empty goals not counted: Festival's biconnectivity score. One
+    /// depth-first search with low points, no allocation once the scratch has grown.
+    fn off_cycles(&mut self) -> u16 {
+        let p = &self.a.p;
+        let n = p.n;
+        let (disc, low, dfs) = (&mut self.disc, &mut self.low, &mut self.dfs);
+        disc.clear();
+        disc.resize(n, 0);
+        low.clear();
+        low.resize(n, 0);
+        // `low` doubles as the mark: a square on a cycle gets bit 31.
+        const ON: u32 = 1 << 31;
+        let mut time = 0;
+        for root in 0..n {
+            if self.st.occupied[root] || disc[root] != 0 {
+                continue;
+            }
+            time += 1;
+            disc[root] = time;
+            low[root] = time;
+            dfs.push((root as u16, 0));
+            while let Some(&mut (v, ref mut side)) = dfs.last_mut() {
+                let v = v as usize;
+                if (*side as usize) < 4 {
+                    let w = p.nbr[v][*side as usize];
+                    *side += 1;
+                    if w == NONE || self.st.occupied[w as usize] {
+                        continue;
+                    }
+                    let w = w as usize;
+                    if disc[w] == 0 {
+                        time += 1;
+                        disc[w] = time;
+                        low[w] = time;
+                        dfs.push((w as u16, 0));
+                    } else if dfs.len() < 2 || dfs[dfs.len() - 2].0 as usize != w {
+                        // A back edge (or the far end of one): both ends lie on a cycle.
+                        low[v] = (low[v] & ON) | (low[v] & !ON).min(disc[w]);
+                        if disc[w] < disc[v] {
+                            low[v] |= ON;
+                            low[w] |= ON;
+                        }
+                    }
+                    continue;
+                }
+                dfs.pop();
+                if let Some(&(u, _)) = dfs.last() {
+                    let u = u as usize;
+                    let lw = low[v] & !ON;
+                    low[u] = (low[u] & ON) | (low[u] & !ON).min(lw);
+                    // The tree edge u-v is no bridge: both ends lie on a cycle.
+                    if lw <= disc[u] {
+                        low[u] |= ON;
+                        low[v] |= ON;
+                    }
+                }
+            }
+        }
+        (0..n).filter(|&s| !self.st.occupied[s] && !p.is_goal[s] && low[s] & ON == 0).count() as u16
     }
 
     /// Areas of free floor in the state's position.
@@ -777,5 +870,50 @@ mod tests {
         assert_eq!(pr.0, nr.0, "as few floor areas");
         assert!(nr.1 <= pr.1, "nearer the start squares: {nr:?} against {pr:?}");
         assert!(nr.1 > 0, "not the start position itself");
+    }
+
+    /// [`Backward::off_cycles`] counts, on every position the open search stores, the free
+    /// squares off the goals every edge of which is a bridge: the free floor without that
+    /// edge no longer joins its two ends (checked by a walk for each edge).
+    #[test]
+    fn squares_on_no_cycle_are_those_whose_every_edge_is_a_bridge() {
+        let (_, boxes, player, a, _) = analysed(ROOM);
+        let mut open = Backward::open(Arc::clone(&a), player, &boxes, 16 << 20);
+        open.run(400);
+        let p = Arc::clone(&a.p);
+        let joined_without = |occ: &[bool], s: usize, t: usize| {
+            let mut seen = vec![false; p.n];
+            let mut stack = vec![s];
+            seen[s] = true;
+            while let Some(x) = stack.pop() {
+                for &y in &p.nbr[x] {
+                    let y = y as usize;
+                    let cut = (x, y) == (s, t) || (x, y) == (t, s);
+                    if y != NONE as usize && !occ[y] && !seen[y] && !cut {
+                        seen[y] = true;
+                        stack.push(y);
+                    }
+                }
+            }
+            seen[t]
+        };
+        let mut counts = std::collections::BTreeSet::new();
+        for id in 0..open.nodes.len() as u32 {
+            open.load(id);
+            let occ = open.st.occupied.clone();
+            let brute = (0..p.n)
+                .filter(|&s| !occ[s] && !p.is_goal[s])
+                .filter(|&s| {
+                    !p.nbr[s].iter().any(|&t| {
+                        t != NONE && !occ[t as usize] && joined_without(&occ, s, t as usize)
+                    })
+                })
+                .count() as u16;
+            let fast = open.off_cycles();
+            assert_eq!(fast, brute, "position {id}");
+            counts.insert(fast);
+        }
+        assert!(open.nodes.len() > 100 && counts.len() > 3, "varied positions: {counts:?}");
+        assert!(open.best().is_some(), "a target");
     }
 }

@@ -79,6 +79,10 @@ pub struct Experiments {
     /// On a level of many boxes, the HF stage's first backward search pulls away from the
     /// goals, the second toward the start squares (`manyaway`).
     pub many_away: bool,
+    /// The HF stage's backward search pulling away from the goals ranks its positions by
+    /// floor areas, then squares on no cycle of the free floor (`bicon`; see
+    /// [`super::back::Backward::open`]).
+    pub open_back: bool,
     /// On a level of many boxes, the backward search toward the start squares takes as the
     /// HF search's target its position nearest them ([`super::back::Backward::near`];
     /// `manynear`).
@@ -204,6 +208,7 @@ impl Experiments {
                 "hfregions" => &mut e.hf_regions,
                 "nohfhot" => &mut e.no_hf_hot,
                 "manyaway" => &mut e.many_away,
+                "bicon" => &mut e.open_back,
                 "manynear" => &mut e.many_near,
                 _ => {
                     if let Some(k) = numbered::<u64>(name, "pullevery") {
@@ -244,31 +249,31 @@ impl Experiments {
 
 /// The switches of the portfolio's other lanes, in the order lanes are added: each the
 /// schedule that adds the most levels of the whole development suite to the lanes before
-/// it, within 250,000 moves a lane (`bench/lane-cover.py`; runs/2026-11-29-lanes-250k:
-/// lane 0 alone 365 of 495, two lanes 382, four 393, seven 399).
-/// - Lane 1, the backward search from the start as a perimeter at a small share: where the
+/// it, within 250,000 moves a lane (`bench/lane-cover.py`; runs/2026-11-29-bicon-lane:
+/// lane 0 alone 365 of 495, two lanes 383, four 399, six 402).
+/// - Lane 1, Festival's HF form from the start on every level, its first backward search
+///   pulling away from the goals and ranking by the free squares on no cycle (Festival's
+///   biconnected strategy, `bicon`): +18, nine of them Sasquatch III's and IV's (ranked by
+///   boxes on goals instead, as Festival's max-distance strategies, it added 6 as lane 2).
+/// - Lane 2, the backward search from the start as a perimeter at a small share: where the
 ///   plan misleads, meeting it solves small and middling levels. It keeps the packing
 ///   search's plan where lane 0 follows the greedy removals' ([`super::followed_plan`]); on
 ///   a level of many boxes, where lane 0's HF stage also starts at once, its HF search aims
 ///   at the backward position nearest the start squares (`manynear`); its PI-corrals may
 ///   be several areas together (`merge`, not the default: it sends some searches a long
-///   way round). +17.
-/// - Lane 2, Festival's HF form from the start on every level, its first backward search
-///   pulling away from the goals (Festival's max-distance strategies). +6, five of them
-///   Sasquatch III's.
+///   way round). +11 (+17 beside lane 0 alone).
 /// - Lane 3, the opener and explorer advisors. +5.
-/// - Lane 4, lane 1 on the greedy removals' plan. +4.
-/// - Lane 5, a plan filling goal clusters one by one; lane 6, Festival's stop rule in the
-///   scored strategies. +1 each.
-/// - Lane 7, the rules strategy alone: nothing more within the budget, the most levels of
-///   the rest on its own.
+/// - Lane 4, lane 2 on the greedy removals' plan. +2.
+/// - Lane 5, Festival's stop rule in the scored strategies. +1.
+/// - Lane 6, a plan filling goal clusters one by one; lane 7, the rules strategy alone:
+///   nothing more within the budget, each the most levels of the rest on its own.
 const LANES: [&str; 7] = [
+    "many0,manyaway,bicon",
     "hfafter0,pullevery8,packingplan,manynear,merge",
-    "many0,manyaway",
     "opener,explorer",
     "hfafter0,pullevery8,nopacksearch,manynear,merge",
-    "cluster",
     "stopscored",
+    "cluster",
     "rules",
 ];
 
@@ -353,7 +358,7 @@ mod tests {
             }
         }
         assert!(
-            lanes[1].merge && lanes[2].many_away && lanes[3].opener && lanes[4].no_packing_search
+            lanes[1].open_back && lanes[2].merge && lanes[3].opener && lanes[4].no_packing_search
         );
         assert_eq!(lane_experiments(8, &base), lanes[1], "past the last, the lanes cycle");
     }

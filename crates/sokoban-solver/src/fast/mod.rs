@@ -513,7 +513,9 @@ impl FastSearch {
             (Arc::clone(&self.analysis), self.player, &self.boxes, self.back_share);
         let exp = &self.analysis.exp;
         let away = (self.hf_searches % 2 == 1) != (self.many && exp.many_away);
-        self.back = Some(if away {
+        self.back = Some(if away && exp.open_back {
+            Backward::open(a, player, boxes, share)
+        } else if away {
             Backward::away(a, player, boxes, share)
         } else if self.many && exp.many_near {
             Backward::near(a, player, boxes, share)
