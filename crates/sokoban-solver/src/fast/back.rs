@@ -115,7 +115,7 @@ pub struct Backward {
     /// The stored position with the best rank and its rank: the fewest boxes left, then
     /// the fewest on goals (packing search); the fewest floor areas, then the fewest on
     /// goals (otherwise; [`Aim::Near`]: then the boxes' summed pulls to the start squares
-    /// first).
+    /// first; [`Aim::Open`]: then the squares on no cycle, then the farthest from the goals).
     best: (u64, u32),
     aim: Aim,
     nodes: Vec<Node>,
@@ -583,7 +583,8 @@ impl Backward {
         } else {
             (regions as u32) << 16 | on_goals as u32
         };
-        // The boxes' summed `order_dist`: their pulls to the start squares unless `away`.
+        // The boxes' summed `order_dist`: their pulls to the start squares, or their
+        // nearness to the goals (`away`, `open`).
         let od = &self.order_dist;
         let dist: u32 = self.st.boxes.iter().map(|&b| od[b as usize] as u32).sum();
         let target = match self.aim {
@@ -639,7 +640,7 @@ impl Backward {
         }
         let w = node.weight + (best_off.is_none()) as u32;
         let key = (w as u64) << 32 | self.moves[at as usize].1 as u64;
-        // The cell: boxes on goals and areas of the floor.
+        // The cell: boxes on goals (`open`: squares on no cycle) and areas of the floor.
         let filed_by = if self.aim == Aim::Open { off_cycles } else { on_goals };
         let cell_key = (live as u64) << 32 | (filed_by as u64) << 16 | regions as u64;
         let c = match self.cell_of.get(&cell_key) {
