@@ -285,7 +285,7 @@ pub struct Fess {
     /// The boxes near the moved box, and which are taken (local stuck test).
     local: Vec<u16>,
     local_taken: Vec<bool>,
-    /// Scratch of the pocket search ([`Pockets::groups`]).
+    /// Scratch of the pocket search ([`Pockets::find`]).
     pockets: Pockets,
     pub stats: FessStats,
     /// Festival's inefficient stops cut the moves ([`super::stops`]); the search then
