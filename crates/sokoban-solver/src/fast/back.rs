@@ -150,10 +150,12 @@ pub struct Backward {
     /// Scratch of [`Backward::regions`].
     region_seen: Vec<bool>,
     region_stack: Vec<u16>,
-    /// Scratch of [`Backward::off_cycles`]: discovery times (0: not yet), low points, and
-    /// the depth-first stack of squares with the next side to try.
+    /// Scratch of [`Backward::areas_and_off_cycles`]: discovery times (0: not yet), low
+    /// points, squares on a cycle, and the depth-first stack of squares with the next side
+    /// to try.
     disc: Vec<u32>,
     low: Vec<u32>,
+    cyclic: Vec<bool>,
     dfs: Vec<(u16, u8)>,
     /// Packing search with the supply check ([`Backward::packing_supplied`]): the check,
     /// its verdict per set of goals holding boxes (by key), and scratch.
@@ -330,6 +332,7 @@ impl Backward {
             region_stack: Vec::new(),
             disc: Vec::new(),
             low: Vec::new(),
+            cyclic: Vec::new(),
             dfs: Vec::new(),
             supply: None,
             supplied: HashMap::default(),
@@ -574,8 +577,8 @@ impl Backward {
         // on goals (packing search); floor areas, then boxes on goals (otherwise: the HF
         // search's target, open to the player; XSokoban 66 solved with it, fewest boxes
         // on goals alone never).
-        let regions = self.regions();
-        let off_cycles = if self.aim == Aim::Open { self.off_cycles() } else { 0 };
+        let (regions, off_cycles) =
+            if self.aim == Aim::Open { self.areas_and_off_cycles() } else { (self.regions(), 0) };
         let rank = if self.removal {
             (live as u32) << 16 | on_goals as u32
         } else if self.aim == Aim::Open {
@@ -680,34 +683,38 @@ impl Backward {
         self.matcher.perfect(&self.match_costs, nb, nb)
     }
 
-    /// Free squares of the state's position on no cycle of the free floor (every edge at
-    /// them a bridge), empty goals not counted: Festival's biconnectivity score. One
-    /// depth-first search with low points, no allocation once the scratch has grown.
-    fn off_cycles(&mut self) -> u16 {
+    /// The areas of free floor of the state's position (as [`Backward::regions`]), and its
+    /// free squares on no cycle of the free floor (every edge at them a bridge), empty
+    /// goals not counted: Festival's biconnectivity score. One depth-first search with low
+    /// points, its roots the areas; no allocation once the scratch has grown.
+    fn areas_and_off_cycles(&mut self) -> (u16, u16) {
         let p = &self.a.p;
         let n = p.n;
-        let (disc, low, dfs) = (&mut self.disc, &mut self.low, &mut self.dfs);
+        let occupied = &self.st.occupied;
+        let (disc, low, cyclic, dfs) =
+            (&mut self.disc, &mut self.low, &mut self.cyclic, &mut self.dfs);
         disc.clear();
         disc.resize(n, 0);
         low.clear();
         low.resize(n, 0);
-        // `low` doubles as the mark: a square on a cycle gets bit 31.
-        const ON: u32 = 1 << 31;
-        let mut time = 0;
+        cyclic.clear();
+        cyclic.resize(n, false);
+        let (mut time, mut areas) = (0, 0);
         for root in 0..n {
-            if self.st.occupied[root] || disc[root] != 0 {
+            if occupied[root] || disc[root] != 0 {
                 continue;
             }
+            areas += 1;
             time += 1;
             disc[root] = time;
             low[root] = time;
             dfs.push((root as u16, 0));
             while let Some(&mut (v, ref mut side)) = dfs.last_mut() {
                 let v = v as usize;
-                if (*side as usize) < 4 {
+                if *side < 4 {
                     let w = p.nbr[v][*side as usize];
                     *side += 1;
-                    if w == NONE || self.st.occupied[w as usize] {
+                    if w == NONE || occupied[w as usize] {
                         continue;
                     }
                     let w = w as usize;
@@ -716,30 +723,30 @@ impl Backward {
                         disc[w] = time;
                         low[w] = time;
                         dfs.push((w as u16, 0));
-                    } else if dfs.len() < 2 || dfs[dfs.len() - 2].0 as usize != w {
-                        // A back edge (or the far end of one): both ends lie on a cycle.
-                        low[v] = (low[v] & ON) | (low[v] & !ON).min(disc[w]);
-                        if disc[w] < disc[v] {
-                            low[v] |= ON;
-                            low[w] |= ON;
-                        }
+                    } else if disc[w] < disc[v]
+                        && (dfs.len() < 2 || dfs[dfs.len() - 2].0 as usize != w)
+                    {
+                        // A back edge to an ancestor: both ends lie on a cycle.
+                        low[v] = low[v].min(disc[w]);
+                        cyclic[v] = true;
+                        cyclic[w] = true;
                     }
                     continue;
                 }
                 dfs.pop();
                 if let Some(&(u, _)) = dfs.last() {
                     let u = u as usize;
-                    let lw = low[v] & !ON;
-                    low[u] = (low[u] & ON) | (low[u] & !ON).min(lw);
+                    low[u] = low[u].min(low[v]);
                     // The tree edge u-v is no bridge: both ends lie on a cycle.
-                    if lw <= disc[u] {
-                        low[u] |= ON;
-                        low[v] |= ON;
+                    if low[v] <= disc[u] {
+                        cyclic[u] = true;
+                        cyclic[v] = true;
                     }
                 }
             }
         }
-        (0..n).filter(|&s| !self.st.occupied[s] && !p.is_goal[s] && low[s] & ON == 0).count() as u16
+        let off = (0..n).filter(|&s| !occupied[s] && !p.is_goal[s] && !cyclic[s]).count();
+        (areas, off as u16)
     }
 
     /// Areas of free floor in the state's position.
@@ -873,7 +880,7 @@ mod tests {
         assert!(nr.1 > 0, "not the start position itself");
     }
 
-    /// [`Backward::off_cycles`] counts, on every position the open search stores, the free
+    /// [`Backward::areas_and_off_cycles`] counts, on every position the open search stores, the free
     /// squares off the goals every edge of which is a bridge: the free floor without that
     /// edge no longer joins its two ends (checked by a walk for each edge).
     #[test]
@@ -910,8 +917,9 @@ mod tests {
                     })
                 })
                 .count() as u16;
-            let fast = open.off_cycles();
+            let (areas, fast) = open.areas_and_off_cycles();
             assert_eq!(fast, brute, "position {id}");
+            assert_eq!(areas, open.regions(), "position {id}: its areas");
             counts.insert(fast);
         }
         assert!(open.nodes.len() > 100 && counts.len() > 3, "varied positions: {counts:?}");

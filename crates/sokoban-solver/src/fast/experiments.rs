@@ -132,7 +132,7 @@ pub struct Experiments {
     /// No reduced problems of boxes frozen on goals (`noreduced`).
     pub no_reduced: bool,
     /// PI-corrals of several areas together (`merge`; see `analysis::corral`): not the
-    /// default; portfolio lanes 1 and 4 use it (`lane_experiments`).
+    /// default; two of the portfolio's lanes use it (`lane_experiments`).
     pub merge: bool,
     /// No pocket stuck test (`nopockets`).
     pub no_pockets: bool,
