@@ -72,6 +72,10 @@ pub struct SolveArgs {
     /// default: the cores divided by --jobs)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
     threads: Option<u32>,
+    /// Fast search: lanes of the portfolio per level (default: --threads); more lanes than
+    /// threads take turns on them, as Festival shares one core between its strategies
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+    lanes: Option<u32>,
     /// CSV output: 'level,status,pushes,moves,nodes,ms,lurd' (status: solved, limit,
     /// unsolvable, error); the summary goes to standard error
     #[arg(long, conflicts_with = "json")]
@@ -196,7 +200,8 @@ pub fn solve(a: SolveArgs) -> Result<ExitCode, String> {
     });
     let to_solve = jobs.iter().filter(|j| j.level.is_ok()).count();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let (level_jobs, lanes) = match (a.jobs.map(|j| j as usize), a.threads.map(|t| t as usize)) {
+    let (level_jobs, per_level) = match (a.jobs.map(|j| j as usize), a.threads.map(|t| t as usize))
+    {
         _ if mode == Mode::Optimal => (a.jobs.map_or(cores, |j| j as usize), 1),
         (Some(j), Some(t)) => (j, t),
         (Some(j), None) => (j, (cores / j).max(1)),
@@ -204,6 +209,10 @@ pub fn solve(a: SolveArgs) -> Result<ExitCode, String> {
         (None, None) => (1, cores),
     };
     let threads = level_jobs.min(to_solve).max(1);
+    let lanes = match mode {
+        Mode::Fast => a.lanes.map_or(per_level, |l| l as usize),
+        Mode::Optimal => 1,
+    };
     let experiments = a.experiments.clone().or_else(|| std::env::var("FESS").ok());
     let experiments = Experiments::parse(experiments.as_deref().unwrap_or(""))
         .map_err(|e| format!("--experiments: {e}"))?;
@@ -234,7 +243,7 @@ pub fn solve(a: SolveArgs) -> Result<ExitCode, String> {
             let (show_progress, bar) = (a.progress, bar.clone());
             let solve_level = move |job: &Job, level: &Level, options: Options, show: bool| {
                 if lanes > 1 {
-                    solve_level_portfolio(job, level, options, lanes, show)
+                    solve_level_portfolio(job, level, options, lanes, per_level, show)
                 } else {
                     solve_level(job, level, options, show)
                 }
@@ -320,7 +329,11 @@ pub fn solve(a: SolveArgs) -> Result<ExitCode, String> {
         }
     );
     if threads > 1 || lanes > 1 {
-        let each = if lanes > 1 { format!(", {lanes} threads each") } else { String::new() };
+        let each = match (lanes, per_level.min(lanes)) {
+            (1, _) => String::new(),
+            (l, t) if l == t => format!(", {t} threads each"),
+            (l, t) => format!(", {l} lanes on {t} threads each"),
+        };
         summary += &format!(
             " ({threads} jobs{each}, {} MiB each; wall time {:.1} s)",
             options.table_mib,
@@ -481,12 +494,13 @@ fn solve_level(job: &Job, level: &Level, options: Options, show_progress: bool) 
     r
 }
 
-/// Solve one level with the portfolio on `lanes` threads.
+/// Solve one level with the portfolio of `lanes` lanes on `threads` threads.
 fn solve_level_portfolio(
     job: &Job,
     level: &Level,
     options: Options,
     lanes: usize,
+    threads: usize,
     show_progress: bool,
 ) -> LevelResult {
     let clock = StdClock::new();
@@ -508,7 +522,15 @@ fn solve_level_portfolio(
         }
         true
     };
-    match portfolio::solve_portfolio(level, &level.start, options, lanes, &clock, &on_progress) {
+    match portfolio::solve_portfolio(
+        level,
+        &level.start,
+        options,
+        lanes,
+        threads,
+        &clock,
+        &on_progress,
+    ) {
         Ok(pr) => {
             if show_progress {
                 eprintln!("level {number}: moves per lane {:?}", pr.lane_nodes);

@@ -222,6 +222,26 @@ fn parallel_runs_print_in_level_order_and_match_one_job() {
 }
 
 #[test]
+fn more_lanes_than_threads_give_the_moves_of_as_many_threads() {
+    let p = write_temp("lanes.xsb", SIX);
+    let fast = ["solve", &p, "--csv", "--mode", "fast", "--jobs", "1"];
+    let (c4, four, e4) = sokoban(&[&fast[..], &["--threads", "4"]].concat(), None);
+    let (c1, lanes, e1) = sokoban(&[&fast[..], &["--threads", "1", "--lanes", "4"]].concat(), None);
+    assert_eq!((c4, c1), (0, 0), "{e4}\n{e1}");
+    // The same solutions; the moves all lanes made (nodes) depend on the threads' timing.
+    let solutions = |out: &str| -> Vec<String> {
+        let row = |l: &String| {
+            let f: Vec<&str> = l.split(',').collect();
+            [&f[..4], &f[5..]].concat().join(",")
+        };
+        without_ms(out).iter().map(row).collect()
+    };
+    assert_eq!(solutions(&lanes), solutions(&four));
+    assert!(e1.contains("(1 jobs, 4 lanes on 1 threads each"), "{e1}");
+    assert!(e4.contains("(1 jobs, 4 threads each"), "{e4}");
+}
+
+#[test]
 fn solve_json_and_exit_codes() {
     // Level 2 is proved unsolvable (a box in a corner), level 3 needs more nodes than given.
     let text = "\

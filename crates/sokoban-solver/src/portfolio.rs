@@ -1,6 +1,8 @@
-//! The fast search on several threads: a portfolio of *lanes*, each a whole fast search
-//! with a schedule of its own ([`fast::lane_experiments`]) and its part of the memory, run
-//! side by side. The first solution in the order of work stops the others: each lane
+//! The fast search as a portfolio of *lanes*, each a whole fast search with a schedule of
+//! its own ([`fast::lane_experiments`]) and its part of the memory, run side by side on
+//! threads (a thread with several lanes takes them in turn, a round each, as Festival
+//! shares one core between its strategies). The first solution in the order of work stops
+//! the others: each lane
 //! counts its work in turns ([`Solver::work`]), the same on every run, and a solution
 //! found after `w` turns wins over any found later in that count (on a tie, the lower
 //! lane), so a given number of threads gives the same moves every time; a lane that
@@ -57,43 +59,51 @@ impl Shared {
     }
 }
 
-/// Solve `pos` with the fast search on `threads` lanes (at least one), each with
-/// `options`'s limits, the memory (`table_mib`) split between them, lane 0 with
-/// `options.experiments` and the others with their own. `on_progress` hears each lane's
-/// progress (lane, progress) from its own thread and returns false to cancel them all.
+/// Solve `pos` with the fast search on `lanes` lanes (at least one) and `threads` threads
+/// (at least one, at most `lanes`; thread `t` takes lanes `t`, `t + threads`, … in turn),
+/// each lane with `options`'s limits, the memory (`table_mib`) split between the lanes,
+/// lane 0 with `options.experiments` and the others with their own. `on_progress` hears
+/// each lane's progress (lane, progress) from its thread and returns false to cancel them
+/// all. The moves depend on `lanes` only, not on `threads`.
 pub fn solve_portfolio(
     level: &Level,
     pos: &Position,
     options: Options,
+    lanes: usize,
     threads: usize,
     clock: &(dyn Clock + Sync),
     on_progress: &(dyn Fn(usize, &Progress) -> bool + Sync),
 ) -> Result<PortfolioReport, SetupError> {
-    let threads = threads.max(1);
+    let lanes = lanes.max(1);
+    let threads = threads.clamp(1, lanes);
     let t0 = clock.now_ms();
     let shared = Shared { best: Mutex::new(None), cancel: AtomicBool::new(false) };
-    let mut ends: Vec<(Report, u64)> = Vec::with_capacity(threads);
+    let mut ends: Vec<(usize, Report)> = Vec::with_capacity(lanes);
     let mut setup_error = None;
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
-            .map(|lane| {
-                let mut o = options.clone();
-                o.mode = Mode::Fast;
-                o.table_mib = (options.table_mib / threads).max(1);
-                o.experiments = fast::lane_experiments(lane, &options.experiments);
-                let shared = &shared;
+            .map(|t| {
+                let (options, shared) = (&options, &shared);
                 // Each lane's search is built in its thread (it is not Send).
                 scope.spawn(move || {
-                    let mut solver = Solver::new(level, pos, o)?;
-                    solver.count_from(t0);
-                    Ok(run_lane(lane, solver, shared, clock, on_progress))
+                    let mut mine = Vec::new();
+                    for lane in (t..lanes).step_by(threads) {
+                        let mut o = options.clone();
+                        o.mode = Mode::Fast;
+                        o.table_mib = (options.table_mib / lanes).max(1);
+                        o.experiments = fast::lane_experiments(lane, &options.experiments);
+                        let mut solver = Solver::new(level, pos, o)?;
+                        solver.count_from(t0);
+                        mine.push((lane, solver));
+                    }
+                    Ok(run_lanes(mine, shared, clock, on_progress))
                 })
             })
             .collect();
         for h in handles {
-            // A lane that panicked is dropped; the others' results stand.
+            // A thread that panicked is dropped with its lanes; the others' results stand.
             match h.join() {
-                Ok(Ok(end)) => ends.push(end),
+                Ok(Ok(end)) => ends.extend(end),
                 Ok(Err(e)) => setup_error = Some(e),
                 Err(_) => {}
             }
@@ -102,7 +112,8 @@ pub fn solve_portfolio(
     if let (Some(e), true) = (setup_error, ends.is_empty()) {
         return Err(e);
     }
-    let lane_nodes: Vec<u64> = ends.iter().map(|(r, _)| r.nodes).collect();
+    ends.sort_by_key(|(lane, _)| *lane);
+    let lane_nodes: Vec<u64> = ends.iter().map(|(_, r)| r.nodes).collect();
     let total_nodes = lane_nodes.iter().sum();
     let elapsed_ms = clock.now_ms() - t0;
     let best = shared.best.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -117,11 +128,11 @@ pub fn solve_portfolio(
     let status = [Status::Error]
         .into_iter()
         .chain([Limit::Time, Limit::Nodes, Limit::Memory].map(Status::Limit))
-        .find(|s| ends.iter().any(|(r, _)| r.status == *s))
+        .find(|s| ends.iter().any(|(_, r)| r.status == *s))
         .unwrap_or(Status::Cancelled);
-    let pick = ends.iter().position(|(r, _)| r.status == status).unwrap_or(0);
+    let pick = ends.iter().position(|(_, r)| r.status == status).unwrap_or(0);
     let mut report =
-        ends.into_iter().nth(pick).map(|(r, _)| r).ok_or(SetupError("every lane failed".into()))?;
+        ends.into_iter().nth(pick).map(|(_, r)| r).ok_or(SetupError("every lane failed".into()))?;
     report.status = status;
     report.solution = None;
     report.nodes = total_nodes;
@@ -129,38 +140,61 @@ pub fn solve_portfolio(
     Ok(PortfolioReport { report, lane: None, strategy: None, lane_nodes })
 }
 
-/// One lane: search in rounds until it ends, or another lane's ending makes the rest of
-/// its work moot. Returns its last report and work.
-fn run_lane(
-    lane: usize,
-    mut solver: Solver,
+/// One thread's lanes: each searches a round in turn until it ends, or another lane's
+/// ending makes the rest of its work moot. Returns each lane's last report.
+fn run_lanes(
+    mut lanes: Vec<(usize, Solver)>,
     shared: &Shared,
     clock: &dyn Clock,
     on_progress: &(dyn Fn(usize, &Progress) -> bool + Sync),
-) -> (Report, u64) {
-    loop {
-        let horizon = shared.horizon(lane);
-        let work = solver.work();
-        if shared.cancel.load(Ordering::Relaxed) || horizon.is_some_and(|h| work >= h) {
-            return (solver.cancel(clock), work);
+) -> Vec<(usize, Report)> {
+    let mut ended = Vec::with_capacity(lanes.len());
+    while !lanes.is_empty() {
+        let mut k = 0;
+        while k < lanes.len() {
+            let (lane, solver) = &mut lanes[k];
+            match round(*lane, solver, shared, clock, on_progress) {
+                Some(report) => {
+                    let (lane, _) = lanes.remove(k);
+                    ended.push((lane, report));
+                }
+                None => k += 1,
+            }
         }
-        let target = (work + ROUND).min(horizon.unwrap_or(u64::MAX));
-        solver.pause_at(Some(target));
-        match solver.step(clock, f64::INFINITY) {
-            Step::Done(r) => {
-                let work = solver.work();
-                // A solution or a proof ends the portfolio; a lane out of its limits or
-                // memory, or whose solution failed verification, ends alone.
-                if matches!(r.status, Status::Solved | Status::Unsolvable) {
-                    shared.offer(work, lane, r.clone(), solver.solved_by());
-                }
-                return (r, work);
+    }
+    ended
+}
+
+/// One round of a lane: its report if it ended in it, or before it (cancelled, or past
+/// another lane's ending).
+fn round(
+    lane: usize,
+    solver: &mut Solver,
+    shared: &Shared,
+    clock: &dyn Clock,
+    on_progress: &(dyn Fn(usize, &Progress) -> bool + Sync),
+) -> Option<Report> {
+    let horizon = shared.horizon(lane);
+    let work = solver.work();
+    if shared.cancel.load(Ordering::Relaxed) || horizon.is_some_and(|h| work >= h) {
+        return Some(solver.cancel(clock));
+    }
+    let target = (work + ROUND).min(horizon.unwrap_or(u64::MAX));
+    solver.pause_at(Some(target));
+    match solver.step(clock, f64::INFINITY) {
+        Step::Done(r) => {
+            // A solution or a proof ends the portfolio; a lane out of its limits or memory,
+            // or whose solution failed verification, ends alone.
+            if matches!(r.status, Status::Solved | Status::Unsolvable) {
+                shared.offer(solver.work(), lane, r.clone(), solver.solved_by());
             }
-            Step::Running(p) => {
-                if !on_progress(lane, &p) {
-                    shared.cancel.store(true, Ordering::Relaxed);
-                }
+            Some(r)
+        }
+        Step::Running(p) => {
+            if !on_progress(lane, &p) {
+                shared.cancel.store(true, Ordering::Relaxed);
             }
+            None
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The portfolio: lanes of the fast search on threads. Its solutions replay, a given number
-//! of threads gives the same moves every run, one thread is the plain fast search, the
-//! memory is split between the lanes, and cancelling stops every lane.
+//! of lanes gives the same moves every run on any number of threads, one lane is the plain
+//! fast search, the memory is split between the lanes, and cancelling stops every lane.
 
 mod common;
 
@@ -19,8 +19,8 @@ fn options() -> Options {
     Options { time_limit_ms: Some(60_000.0), table_mib: 64, mode: Mode::Fast, ..Options::default() }
 }
 
-fn run(level: &Level, threads: usize) -> PortfolioReport {
-    solve_portfolio(level, &level.start, options(), threads, &StdClock::new(), &|_, _| true)
+fn run(level: &Level, lanes: usize, threads: usize) -> PortfolioReport {
+    solve_portfolio(level, &level.start, options(), lanes, threads, &StdClock::new(), &|_, _| true)
         .expect("setup")
 }
 
@@ -41,21 +41,24 @@ fn levels() -> Vec<(String, Level)> {
 }
 
 #[test]
-fn two_threads_solve_what_one_does_with_replayed_solutions_the_same_every_run() {
+fn two_lanes_solve_what_one_does_with_replayed_solutions_the_same_on_one_thread_or_two() {
     for (name, level) in levels() {
-        let one = run(&level, 1);
+        let one = run(&level, 1, 1);
         let plain = solve(&level, &level.start, options(), &StdClock::new(), |_| true).unwrap();
         assert_eq!(one.report.status, plain.status, "{name}");
         assert_eq!(one.report.solution, plain.solution, "{name}: one thread is the plain search");
-        let two = run(&level, 2);
-        let again = run(&level, 2);
+        let two = run(&level, 2, 2);
+        let again = run(&level, 2, 1);
         assert_eq!(two.report.status, one.report.status, "{name}");
         assert_eq!(two.lane_nodes.len(), 2, "{name}");
         if let Some(sol) = &two.report.solution {
             assert_eq!(replays(&level, &sol.moves, &name), sol.pushes, "{name}");
             assert!(two.lane.is_some() && two.strategy.is_some(), "{name}: who solved it");
         }
-        assert_eq!(two.report.solution, again.report.solution, "{name}: the same moves");
+        assert_eq!(
+            two.report.solution, again.report.solution,
+            "{name}: the same moves, on two threads or one"
+        );
         assert_eq!((two.lane, two.strategy), (again.lane, again.strategy), "{name}");
     }
 }
@@ -72,7 +75,8 @@ fn the_memory_is_split_between_the_lanes() {
         (0..4).any(|l| !limits.iter().any(|&(k, _)| k == l))
     };
     let o = Options { progress_interval_ms: 0.0, ..options() };
-    let r = solve_portfolio(&level, &level.start, o, 4, &StdClock::new(), &on_progress).unwrap();
+    // Four lanes on two threads: the memory goes by lanes.
+    let r = solve_portfolio(&level, &level.start, o, 4, 2, &StdClock::new(), &on_progress).unwrap();
     assert_eq!(r.report.status, Status::Cancelled);
     for (lane, limit) in limits.into_inner().unwrap() {
         assert!(lane < 4);
@@ -91,7 +95,7 @@ fn cancelling_stops_every_lane() {
         seen.contains(&0)
     };
     let o = Options { progress_interval_ms: 0.0, ..options() };
-    let r = solve_portfolio(&level, &level.start, o, 2, &StdClock::new(), &on_progress).unwrap();
+    let r = solve_portfolio(&level, &level.start, o, 2, 2, &StdClock::new(), &on_progress).unwrap();
     assert_eq!(r.report.status, Status::Cancelled);
     assert!(r.report.solution.is_none());
     let seen = *lanes_seen.lock().unwrap();
