@@ -122,6 +122,11 @@ impl Greedy {
         g
     }
 
+    /// The store's memory budget in bytes.
+    pub fn memory_budget(&self) -> usize {
+        self.memory_limit
+    }
+
     /// Bytes held by the store.
     pub fn memory(&self) -> usize {
         self.nodes.capacity() * std::mem::size_of::<Node>()

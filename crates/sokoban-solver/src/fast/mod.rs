@@ -96,6 +96,9 @@ const UNFOLLOWABLE_PULL_EVERY: u64 = 16;
 /// sixteen solves the same but costs Microban 153 1.4x its time, one in 32 not.
 const STALL_MOVES: u64 = 50_000;
 const STALL_PULL_EVERY: u64 = 32;
+/// A strategy whose store is full searches on with memory the others leave unused when
+/// its part is at least this fraction of the whole ([`FastSearch::grant_memory`]).
+const GRANT_PARTS: usize = 64;
 /// HF searches the stage makes, each after a backward search of its own (the second's
 /// pulls ordered otherwise: [`Backward::away`]). XSokoban 50 is solved by the second
 /// (never before), 66 and 69 by the first.
@@ -192,6 +195,24 @@ impl Engine {
         match self {
             Engine::Fess(f) => f.memory(),
             Engine::Greedy(g) => g.memory(),
+        }
+    }
+
+    fn memory_budget(&self) -> usize {
+        match self {
+            Engine::Fess(f) => f.memory_budget(),
+            Engine::Greedy(g) => g.memory_budget(),
+        }
+    }
+
+    /// Raise a scored search's budget (a probe's is never raised); true when it was.
+    fn grant_memory(&mut self, bytes: usize) -> bool {
+        match self {
+            Engine::Fess(f) => {
+                f.grant_memory(bytes);
+                true
+            }
+            Engine::Greedy(_) => false,
         }
     }
 
@@ -753,6 +774,10 @@ impl FastSearch {
         {
             run.full = true; // going nowhere
         }
+        if matches!(event, FessEvent::MemoryFull) && !run.full && self.grant_memory(k) {
+            return FastEvent::Budget;
+        }
+        let run = &mut self.runs[k];
         match event {
             FessEvent::Budget => {
                 if self.runs.iter().all(|r| r.full) {
@@ -795,6 +820,46 @@ impl FastSearch {
                 }
             }
         }
+    }
+
+    /// Memory the search has promised or holds: a strategy that still has turns its
+    /// budget (or what it holds, where more), one that has stopped what it holds, the
+    /// backward search likewise, and the HF search's part while its backward search pulls.
+    fn committed(&self) -> usize {
+        let runs: usize = self
+            .runs
+            .iter()
+            .map(|r| {
+                let held = r.fess.memory();
+                if r.full {
+                    held
+                } else {
+                    held.max(r.fess.memory_budget())
+                }
+            })
+            .sum();
+        let back = self.back.as_ref().map_or(0, |b| b.memory().max(b.memory_budget()));
+        let hf = if matches!(self.hf, HfStage::Pulling(_)) { self.hf_share } else { 0 };
+        runs + back + hf
+    }
+
+    /// Strategy `k`'s store is full: it gets its part of the memory the others leave
+    /// unused (stopped strategies' budgets beyond what they hold), shared with the
+    /// strategies that still have turns; true when that part is worth a turn (at least
+    /// `1/GRANT_PARTS` of the whole), so that the search ends by memory only when the whole
+    /// of it is used, not when the first strategy has used its share.
+    fn grant_memory(&mut self, k: usize) -> bool {
+        // A stopped strategy's budget shrinks to what it holds, so that the HF stage, which
+        // takes its memory from the budgets, cannot count the part given away again.
+        for r in self.runs.iter_mut().filter(|r| r.full) {
+            if let Engine::Fess(f) = &mut r.fess {
+                f.limit_memory(0);
+            }
+        }
+        let spare = self.memory_limit.saturating_sub(self.committed());
+        let living = self.runs.iter().filter(|r| !r.full).count().max(1);
+        let part = spare / living;
+        part >= self.memory_limit / GRANT_PARTS && self.runs[k].fess.grant_memory(part)
     }
 
     /// Which strategy solved the level; traced, each strategy's moves too.
@@ -987,6 +1052,25 @@ mod tests {
                 assert_eq!(twin, want);
             }
         }
+    }
+
+    /// A strategy whose store is full gets the memory the stopped strategies leave unused,
+    /// never more than the whole budget; while every strategy runs, there is none to give.
+    #[test]
+    fn a_full_store_searches_on_with_memory_the_stopped_strategies_leave() {
+        let mut f = search();
+        assert!(f.runs.len() >= 2);
+        assert!(!f.grant_memory(0), "the budgets share out the whole");
+        for r in &mut f.runs[1..] {
+            r.full = true;
+        }
+        let before = f.runs[0].fess.memory_budget();
+        assert!(f.grant_memory(0));
+        let held: usize = f.runs[1..].iter().map(|r| r.fess.memory()).sum();
+        assert_eq!(f.runs[0].fess.memory_budget(), f.memory_limit - held);
+        assert!(f.runs[0].fess.memory_budget() > before);
+        assert_eq!(f.committed(), f.memory_limit);
+        assert!(!f.grant_memory(0), "nothing left");
     }
 
     /// The stall trigger fires once the best packed count has not risen for its moves; a

@@ -463,6 +463,13 @@ impl Fess {
         self.memory_limit = bytes.max(self.memory()).min(self.memory_limit);
     }
 
+    /// Raise the store's memory budget by `bytes` (memory other strategies of the search
+    /// left unused), so that a full store searches on.
+    pub fn grant_memory(&mut self, bytes: usize) {
+        self.memory_limit += bytes;
+        self.full = self.memory() > self.memory_limit;
+    }
+
     /// True when the root is solved already (the search has nothing to do).
     pub fn root_solved(&self) -> bool {
         !self.nodes.is_empty() && {
