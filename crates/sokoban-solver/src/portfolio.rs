@@ -2,11 +2,11 @@
 //! its own ([`fast::lane_experiments`]) and its part of the memory, run side by side on
 //! threads (a thread with several lanes takes them in turn, a round each, as Festival
 //! shares one core between its strategies). The first solution in the order of work stops
-//! the others: each lane
-//! counts its work in turns ([`Solver::work`]), the same on every run, and a solution
-//! found after `w` turns wins over any found later in that count (on a tie, the lower
-//! lane), so a given number of threads gives the same moves every time; a lane that
-//! finds one makes the others run on only up to its count.
+//! the others: each lane counts its work in turns ([`Solver::work`]), the same on every
+//! run, and a solution found after `w` turns wins over any found later in that count (on a
+//! tie, the lower lane), so a given number of lanes gives the same moves every time, on
+//! any number of threads; a lane that finds one makes the others run on only up to its
+//! count.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
