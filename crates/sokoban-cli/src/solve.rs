@@ -55,8 +55,8 @@ pub struct SolveArgs {
     /// search's stores (default 1024), divided between the jobs
     #[arg(long, value_name = "MIB")]
     memory: Option<usize>,
-    /// Stop a level after N nodes (fast search: moves made), for runs that do not depend on
-    /// the machine's speed
+    /// Stop a level after N nodes (fast search: moves made and the pulls of its backward
+    /// searches), for runs that do not depend on the machine's speed
     #[arg(long, value_name = "N")]
     nodes: Option<u64>,
     /// Fast search: effort of the pass that shortens a solution found, in box searches
@@ -421,7 +421,7 @@ fn solve_level(job: &Job, level: &Level, options: Options, show_progress: bool) 
                     if p.elapsed_ms >= next_report {
                         next_report = p.elapsed_ms + 1000.0;
                         eprintln!(
-                            "level {number}: {} {}/{}: {} positions, {} moves, {} cells, best packed {}/{}, {:.0} MiB, {:.1} s; backward {} positions, fewest on goals {}",
+                            "level {number}: {} {}/{}: {} positions, {} moves, {} cells, best packed {}/{}, {:.0} MiB, {:.1} s; backward {} positions, {} pulls, fewest on goals {}",
                             f.strategy,
                             f.strategy_number,
                             f.strategies,
@@ -433,6 +433,7 @@ fn solve_level(job: &Job, level: &Level, options: Options, show_progress: bool) 
                             f.memory_bytes as f64 / (1 << 20) as f64,
                             p.elapsed_ms / 1000.0,
                             f.back_positions,
+                            f.pulls,
                             f.back_fewest_on_goals
                         );
                     }

@@ -370,11 +370,14 @@ impl Solver {
         self.pause_at = work;
     }
 
-    /// Nodes (optimal search) or moves made (fast search) so far.
+    /// Nodes (optimal search) or moves and pulls made (fast search) so far.
     fn nodes(&self) -> u64 {
         match &self.search {
             Search::Optimal(e) => e.stats().nodes,
-            Search::Fast(f) => f.progress().total_generated,
+            Search::Fast(f) => {
+                let p = f.progress();
+                p.total_generated + p.pulls
+            }
         }
     }
 

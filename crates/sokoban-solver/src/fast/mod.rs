@@ -162,6 +162,10 @@ pub struct FastProgress {
     /// left on goals (0, 0 when it does not run).
     pub back_positions: u64,
     pub back_fewest_on_goals: u32,
+    /// Pulls made by the backward searches the strategies meet (the HF stage's and the
+    /// perimeter's; not the packing searches that make the plan before the search starts):
+    /// work as a move is, so that a node budget counts both.
+    pub pulls: u64,
 }
 
 /// One search of the schedule.
@@ -304,6 +308,8 @@ pub struct FastSearch {
     supplied: Option<(u64, schedule::Start)>,
     /// Moves made by the searches this one replaced ([`FastSearch::take_supplied_plan`]).
     spent: u64,
+    /// Pulls made by the backward searches the strategies meet ([`FastProgress::pulls`]).
+    pulls: u64,
 }
 
 /// The stall trigger's watch on the best packed count.
@@ -460,6 +466,7 @@ impl FastSearch {
             solved_by: None,
             supplied: later.map(|l| (exp.supplied_after.unwrap_or(schedule::SUPPLIED_AFTER), l)),
             spent: 0,
+            pulls: 0,
         }
     }
 
@@ -475,7 +482,7 @@ impl FastSearch {
             }
             return;
         };
-        let (spent, calls) = (self.progress().total_generated, self.calls);
+        let (spent, calls, pulls) = (self.progress().total_generated, self.calls, self.pulls);
         let mut trace = std::mem::take(&mut self.trace);
         if self.tracing() {
             trace.push(format!("after {moves} moves, a new start on the supplied packing plan"));
@@ -488,6 +495,7 @@ impl FastSearch {
         self.trace = trace;
         self.spent = spent;
         self.calls = calls;
+        self.pulls = pulls;
     }
 
     /// Tests and studies: begin the HF stage after `moves` moves of the strategies, with
@@ -731,7 +739,10 @@ impl FastSearch {
             if self.calls % every == 0 {
                 let back = self.back.as_mut().expect("the HF stage's backward search");
                 let pulls = (budget * 4).min(left);
-                match back.run(pulls) {
+                let before = back.stats.generated;
+                let event = back.run(pulls);
+                self.pulls += back.stats.generated - before;
+                match event {
                     BackEvent::Budget if pulls < left => self.hf = HfStage::Pulling(left - pulls),
                     BackEvent::Reached(id) => return self.solved_backward(id),
                     _ => self.start_hf(),
@@ -743,7 +754,10 @@ impl FastSearch {
         let back_every = if self.hf_searches > 0 { HF_BACK_EVERY } else { 3 };
         if self.back_active && self.calls % back_every == 0 {
             let back = self.back.as_mut().expect("active");
-            match back.run(budget) {
+            let before = back.stats.generated;
+            let event = back.run(budget);
+            self.pulls += back.stats.generated - before;
+            match event {
                 BackEvent::Budget => {}
                 BackEvent::Reached(id) => return self.solved_backward(id),
                 BackEvent::Exhausted | BackEvent::MemoryFull => self.back_active = false,
@@ -920,6 +934,7 @@ impl FastSearch {
             plan_relaxed: self.analysis.plan.relaxed as u32,
             back_positions: self.back.as_ref().map_or(0, |b| b.stats.nodes),
             back_fewest_on_goals: self.back.as_ref().map_or(0, |b| b.stats.fewest_on_goals as u32),
+            pulls: self.pulls,
         }
     }
 }
@@ -1147,6 +1162,9 @@ mod tests {
             assert!(many.calls < 8 || many.hf != HfStage::Waiting, "the stage begins at once");
         };
         assert!(many.calls >= 8, "solved before the stage could begin: a larger level");
+        // The pulls are work a node budget counts: every pull of the backward searches.
+        let pulls = many.back.as_ref().map_or(0, |b| b.stats.generated);
+        assert!(pulls > 0 && many.progress().pulls >= pulls);
         let solution = crate::build_solution(&level, many.problem(), &pushes).unwrap();
         assert_eq!(solution.pushes, pushes.len());
     }
