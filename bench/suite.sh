@@ -3,7 +3,7 @@
 # Sasquatch I and III-VI, Microban I (about 500 levels; ../shared/levels, not in the repo),
 # each level solved beside Festival's figures where ../shared/design has them.
 #
-#   bench/suite.sh --nodes 250000            decisions: a move budget, the same on any machine
+#   bench/suite.sh --nodes 250000            decisions: a budget of moves and pulls, the same on any machine
 #   bench/suite.sh --timeout 30              figures: seconds a level (XSokoban at twice that)
 #   bench/suite.sh --timeout 30 --threads 2  the portfolio on both cores
 #

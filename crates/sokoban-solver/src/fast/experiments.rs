@@ -249,24 +249,24 @@ impl Experiments {
 
 /// The switches of the portfolio's other lanes, in the order lanes are added: each the
 /// schedule that adds the most levels of the whole development suite to the lanes before
-/// it, within 250,000 moves a lane (`bench/lane-cover.py`; runs/2026-11-29-bicon-lane:
-/// lane 0 alone 365 of 495, two lanes 383, four 399, six 402).
+/// it, within 500,000 moves and pulls a lane (`bench/lane-cover.py`;
+/// runs/2026-11-29-pulls-counted: lane 0 alone 373 of 495, two lanes 388, three 393, four
+/// 396). At 250,000 the opener lane would come first: it solves early, the others later.
 /// - Lane 1, Festival's HF form from the start on every level, its first backward search
 ///   pulling away from the goals and ranking by the free squares on no cycle (Festival's
-///   biconnected strategy, `bicon`): +18, nine of them Sasquatch III's and IV's (ranked by
-///   boxes on goals instead, as Festival's max-distance strategies, it added 6 as lane 2).
+///   biconnected strategy, `bicon`): +15, eight of them Sasquatch III's, IV's and V's.
 /// - Lane 2, the backward search from the start as a perimeter at a small share: where the
 ///   plan misleads, meeting it solves small and middling levels. It keeps the packing
 ///   search's plan where lane 0 follows the greedy removals' ([`super::followed_plan`]); on
 ///   a level of many boxes, where lane 0's HF stage also starts at once, its HF search aims
 ///   at the backward position nearest the start squares (`manynear`); its PI-corrals may
 ///   be several areas together (`merge`, not the default: it sends some searches a long
-///   way round). +11 (+17 beside lane 0 alone).
-/// - Lane 3, the opener and explorer advisors. +5.
-/// - Lane 4, lane 2 on the greedy removals' plan. +2.
-/// - Lane 5, Festival's stop rule in the scored strategies. +1.
-/// - Lane 6, a plan filling goal clusters one by one; lane 7, the rules strategy alone:
-///   nothing more within the budget, each the most levels of the rest on its own.
+///   way round). +5.
+/// - Lane 3, the opener and explorer advisors. +3.
+/// - Lane 4, lane 2 on the greedy removals' plan. +1.
+/// - Lanes 5–7 (Festival's stop rule in the scored strategies; a plan filling goal
+///   clusters one by one; the rules strategy alone), chosen the same way at 250,000 moves
+///   before pulls were counted: +1, 0, 0 then.
 const LANES: [&str; 7] = [
     "many0,manyaway,bicon",
     "hfafter0,pullevery8,packingplan,manynear,merge",
