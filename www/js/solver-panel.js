@@ -9,7 +9,7 @@
 // place of the table; the same chart.
 //
 // Fast (the feature space search): boxes packed in plan order by the best position found
-// ("best packed k / n"), positions stored, speed (moves tried per second), elapsed time,
+// ("best packed k / n"), positions stored, speed (moves and pulls per second), elapsed time,
 // memory used of its budget, feature-space cells, strategy. Its chart plots best packed
 // over time as a step line, over the memory used as a shaded area. Why these two: the fast
 // search has no threshold that climbs towards the answer; best packed is its own measure
@@ -152,7 +152,7 @@ export class SolverPanel {
     e.packed.title = 'Most boxes any position found has on goals in the order the packing plan gives'
       + (m.planRelaxed ? ` (${m.planRelaxed} step${m.planRelaxed === 1 ? '' : 's'} of the plan relaxed)` : '');
     e.positions.textContent = fmtCount(m.positions);
-    e.positions.title = `${fmtCount(m.nodes)} moves tried`;
+    e.positions.title = `${fmtCount(m.nodes)} moves tried and pulls made backward`;
     e.speed.textContent = `${fmtCount(m.nodesPerSecond)} moves/s`;
     e.memory.textContent = `${fmtMiB(m.memoryBytes).replace(' MiB', '')} / ${Math.round(m.memoryLimit / MIB)} MiB`;
     e.memory.title = 'Memory the search holds, of its budget: it stops when the budget is full';

@@ -522,7 +522,7 @@ struct Message {
     threshold: u32,
     root_bound: u32,
     nodes_iteration: u64,
-    /// Nodes generated; for the fast search, moves made.
+    /// Nodes generated; for the fast search, moves made and pulls of its backward searches.
     nodes: u64,
     elapsed_ms: f64,
     nodes_per_second: f64,
