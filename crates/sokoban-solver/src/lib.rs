@@ -374,10 +374,7 @@ impl Solver {
     fn nodes(&self) -> u64 {
         match &self.search {
             Search::Optimal(e) => e.stats().nodes,
-            Search::Fast(f) => {
-                let p = f.progress();
-                p.total_generated + p.pulls
-            }
+            Search::Fast(f) => f.units(),
         }
     }
 

@@ -737,12 +737,8 @@ impl FastSearch {
                 _ => 3,
             };
             if self.calls % every == 0 {
-                let back = self.back.as_mut().expect("the HF stage's backward search");
                 let pulls = (budget * 4).min(left);
-                let before = back.stats.generated;
-                let event = back.run(pulls);
-                self.pulls += back.stats.generated - before;
-                match event {
+                match self.run_backward(pulls) {
                     BackEvent::Budget if pulls < left => self.hf = HfStage::Pulling(left - pulls),
                     BackEvent::Reached(id) => return self.solved_backward(id),
                     _ => self.start_hf(),
@@ -753,11 +749,7 @@ impl FastSearch {
         // One call in this many is the backward search's while it grows the perimeter.
         let back_every = if self.hf_searches > 0 { HF_BACK_EVERY } else { 3 };
         if self.back_active && self.calls % back_every == 0 {
-            let back = self.back.as_mut().expect("active");
-            let before = back.stats.generated;
-            let event = back.run(budget);
-            self.pulls += back.stats.generated - before;
-            match event {
+            match self.run_backward(budget) {
                 BackEvent::Budget => {}
                 BackEvent::Reached(id) => return self.solved_backward(id),
                 BackEvent::Exhausted | BackEvent::MemoryFull => self.back_active = false,
@@ -895,6 +887,21 @@ impl FastSearch {
     /// Moves made by all strategies.
     fn moves(&self) -> u64 {
         self.runs.iter().map(|r| r.fess.stats().generated).sum()
+    }
+
+    /// The work done so far, as a node budget counts it: every move made (the replaced
+    /// searches' too) and every pull ([`FastProgress::pulls`]).
+    pub fn units(&self) -> u64 {
+        self.spent + self.moves() + self.pulls
+    }
+
+    /// Up to `pulls` pulls of the backward search, counted in [`FastSearch::pulls`].
+    fn run_backward(&mut self, pulls: u64) -> BackEvent {
+        let back = self.back.as_mut().expect("a backward search runs");
+        let before = back.stats.generated;
+        let event = back.run(pulls);
+        self.pulls += back.stats.generated - before;
+        event
     }
 
     /// Turns taken so far: one a call of [`FastSearch::run`], each about as long as any
