@@ -804,6 +804,37 @@ impl Backward {
         out
     }
 
+    /// For studying a meeting that does not happen: the most boxes any stored position
+    /// (all its boxes on the board) shares with `boxes` (sorted), and how many stored
+    /// positions share that many.
+    pub fn nearest_overlap(&self, boxes: &[u16]) -> (usize, usize) {
+        let (mut best, mut count) = (0, 0);
+        for id in 0..self.nodes.len() as u32 {
+            let (at, mid, end) = self.slice(id);
+            if mid != end {
+                continue;
+            }
+            let (mut i, mut j, mut k) = (0, 0, 0);
+            let theirs = &self.positions[at..mid];
+            while i < boxes.len() && j < theirs.len() {
+                match boxes[i].cmp(&theirs[j]) {
+                    std::cmp::Ordering::Less => i += 1,
+                    std::cmp::Ordering::Greater => j += 1,
+                    std::cmp::Ordering::Equal => {
+                        k += 1;
+                        i += 1;
+                        j += 1;
+                    }
+                }
+            }
+            if k > best {
+                (best, count) = (k, 0);
+            }
+            count += usize::from(k == best);
+        }
+        (best, count)
+    }
+
     /// Boxes (sorted) and player-area square of node `id`.
     pub fn position(&self, id: u32) -> (&[u16], u16) {
         let (at, mid, _) = self.slice(id);
@@ -883,6 +914,22 @@ mod tests {
         assert_eq!(pr.0, nr.0, "as few floor areas");
         assert!(nr.1 <= pr.1, "nearer the start squares: {nr:?} against {pr:?}");
         assert!(nr.1 > 0, "not the start position itself");
+    }
+
+    /// [`Backward::nearest_overlap`]: a stored position shares every box with itself, and
+    /// with one box moved to a square no stored position has a box on, one box fewer.
+    #[test]
+    fn the_nearest_overlap_counts_shared_boxes() {
+        let (_, boxes, player, a, _) = analysed(ROOM);
+        let mut back = Backward::new(Arc::clone(&a), player, &boxes, 16 << 20);
+        back.run(500);
+        let id = back.best().expect("a stored position");
+        let mine = back.position(id).0.to_vec();
+        assert_eq!(back.nearest_overlap(&mine).0, mine.len());
+        let mut moved = mine.clone();
+        moved[0] = u16::MAX;
+        moved.sort_unstable();
+        assert_eq!(back.nearest_overlap(&moved).0, mine.len() - 1);
     }
 
     /// [`Backward::areas_and_off_cycles`] counts, on every position the open search stores, the free

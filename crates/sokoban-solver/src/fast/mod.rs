@@ -294,6 +294,8 @@ pub struct FastSearch {
     many: bool,
     /// HF searches started.
     hf_searches: u32,
+    /// The HF search's best packed count the trace last reported ([`FastSearch::trace_meeting`]).
+    traced_packed: u16,
     /// While the strategies have made fewer than `HF_AFTER` moves, the backward search's
     /// share of the calls in its pulling phase: one in this many (`None`: one in three).
     pull_every: Option<u64>,
@@ -462,6 +464,7 @@ impl FastSearch {
             stall: (!exp.no_stall).then(|| Stall::new(exp.stall.unwrap_or(STALL_MOVES))),
             hf_pulls: exp.hf_pulls.unwrap_or(if many { MANY_PULLS } else { HF_PULLS }),
             hf_searches: 0,
+            traced_packed: 0,
             trace,
             solved_by: None,
             supplied: later.map(|l| (exp.supplied_after.unwrap_or(schedule::SUPPLIED_AFTER), l)),
@@ -568,6 +571,7 @@ impl FastSearch {
     fn end_hf_search(&mut self) {
         if self.runs.last().is_some_and(|r| r.hf) {
             if self.tracing() {
+                self.trace_meeting(true);
                 let st = self.runs.last().map(|r| r.fess.stats());
                 self.trace.push(format!("the HF search ends: {st:?}"));
             }
@@ -598,6 +602,7 @@ impl FastSearch {
         self.hf = HfStage::Running;
         self.back_active = true;
         self.hf_searches += 1;
+        self.traced_packed = 0;
         let Some(back) = self.back.as_ref() else { return self.end_hf_search() };
         let Some(id) = back.best() else { return self.end_hf_search() };
         let (p, board) = (&self.analysis.p, &self.analysis.layout.board);
@@ -911,8 +916,36 @@ impl FastSearch {
         self.calls
     }
 
+    /// For studying a meeting that does not happen: how many boxes the HF search's best
+    /// position, and the start, share with the nearest backward positions (a line each
+    /// time the HF search's best packed count rises, and as it ends: `ending`).
+    fn trace_meeting(&mut self, ending: bool) {
+        let (Some(run), Some(back)) = (self.runs.last().filter(|r| r.hf), &self.back) else {
+            return;
+        };
+        let packed = run.fess.stats().best_packed;
+        if !ending && packed <= self.traced_packed {
+            return;
+        }
+        self.traced_packed = packed;
+        let Some((mut best, _)) = run.fess.best_position() else { return };
+        best.sort_unstable();
+        let mut start = self.boxes.clone();
+        start.sort_unstable();
+        let ((k, n), (ks, ns)) = (back.nearest_overlap(&best), back.nearest_overlap(&start));
+        self.trace.push(format!(
+            "the HF search's best: {packed} of {} packed, {k} boxes shared with the nearest of \
+             {} backward positions ({n} as near); the start: {ks} shared ({ns})",
+            best.len(),
+            back.stats.nodes
+        ));
+    }
+
     /// The trace's lines so far ([`Experiments::trace`]), taken out of the search.
     pub fn take_trace(&mut self) -> Vec<String> {
+        if self.tracing() {
+            self.trace_meeting(false);
+        }
         std::mem::take(&mut self.trace)
     }
 
