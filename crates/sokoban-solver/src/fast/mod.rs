@@ -917,8 +917,8 @@ impl FastSearch {
     }
 
     /// For studying a meeting that does not happen: how many boxes the HF search's best
-    /// position, and the start, share with the nearest backward positions (a line each
-    /// time the HF search's best packed count rises, and as it ends: `ending`).
+    /// position, and the start, share with the nearest backward positions: a line when the
+    /// trace is read after its best packed count rose, and one as it ends (`ending`).
     fn trace_meeting(&mut self, ending: bool) {
         let (Some(run), Some(back)) = (self.runs.last().filter(|r| r.hf), &self.back) else {
             return;
