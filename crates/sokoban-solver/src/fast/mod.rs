@@ -485,7 +485,7 @@ impl FastSearch {
             }
             return;
         };
-        let (spent, calls, pulls) = (self.progress().total_generated, self.calls, self.pulls);
+        let (spent, calls, pulls) = (self.spent + moves, self.calls, self.pulls);
         let mut trace = std::mem::take(&mut self.trace);
         if self.tracing() {
             trace.push(format!("after {moves} moves, a new start on the supplied packing plan"));
