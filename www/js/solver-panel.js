@@ -127,6 +127,7 @@ export class SolverPanel {
       : `${m.threshold} ${unit} (${puzzle && m.algorithm === 'A*' ? 'A*' : `iteration ${m.iteration}`})`;
     e.nodes.textContent = fmtCount(m.nodes);
     e.speed.textContent = `${fmtCount(m.nodesPerSecond)}/s`;
+    e.speed.title = 'Nodes generated per second';
     if (puzzle) {
       if (e.search) e.search.textContent = `${m.algorithm}, ${m.heuristic}`;
       e.table.textContent = dbText(m);
@@ -154,6 +155,7 @@ export class SolverPanel {
     e.positions.textContent = fmtCount(m.positions);
     e.positions.title = `${fmtCount(m.nodes)} moves tried and pulls made backward`;
     e.speed.textContent = `${fmtCount(m.nodesPerSecond)} moves/s`;
+    e.speed.title = 'Moves tried and pulls made backward, per second';
     e.memory.textContent = `${fmtMiB(m.memoryBytes).replace(' MiB', '')} / ${Math.round(m.memoryLimit / MIB)} MiB`;
     e.memory.title = 'Memory the search holds, of its budget: it stops when the budget is full';
     e.cells.textContent = fmtCount(m.cells);
