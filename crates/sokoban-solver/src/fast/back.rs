@@ -163,6 +163,9 @@ pub struct Backward {
     supplied: HashMap<u64, bool, Keyed>,
     walled: Vec<bool>,
     pub stats: BackStats,
+    /// With [`Backward::record_fresh`], the positions stored since the last
+    /// [`Backward::take_fresh`] (key, node), for the forward searches to look up.
+    fresh: Option<Vec<(u64, u32)>>,
 }
 
 impl Backward {
@@ -338,6 +341,7 @@ impl Backward {
             supplied: HashMap::default(),
             walled: Vec::new(),
             stats: BackStats { fewest_on_goals: nb as u16, ..BackStats::default() },
+            fresh: None,
             a,
         };
         b.roots();
@@ -520,6 +524,9 @@ impl Backward {
         }
         let id = self.store(parent, mv, weight);
         self.seen.insert(key, id);
+        if let Some(fresh) = self.fresh.as_mut() {
+            fresh.push((key, id));
+        }
         if self.removal {
             if self.st.boxes.iter().all(|&b| self.removes(b)) {
                 self.best = (0, id);
@@ -530,6 +537,21 @@ impl Backward {
         }
         self.prepare(id);
         None
+    }
+
+    /// Keep the positions stored from now on for [`Backward::take_fresh`]: the forward
+    /// searches look up only their own new positions in the perimeter, so one the
+    /// perimeter reaches after a forward search stored it would go unmet.
+    pub fn record_fresh(&mut self) {
+        self.fresh.get_or_insert_with(Vec::new);
+    }
+
+    /// The positions stored since the last call (key, node), into `out` (cleared first).
+    pub fn take_fresh(&mut self, out: &mut Vec<(u64, u32)>) {
+        out.clear();
+        if let Some(fresh) = self.fresh.as_mut() {
+            std::mem::swap(fresh, out);
+        }
     }
 
     /// True when a box pulled onto `s` leaves the board (packing search): `s` is a start

@@ -83,6 +83,12 @@ pub struct Experiments {
     /// floor areas, then squares on no cycle of the free floor (`bicon`; see
     /// [`super::back::Backward::open`]).
     pub open_back: bool,
+    /// The backward search's new positions not looked up in the forward searches' stores,
+    /// only theirs in its (`nomeetback`; see [`super::back::Backward::record_fresh`]).
+    pub no_meet_back: bool,
+    /// A scored strategy makes a new child its move generation finds in the perimeter
+    /// when its turn comes, not at once (`nomeetahead`; see `Fess::ahead`).
+    pub no_meet_ahead: bool,
     /// On a level of many boxes, the backward search toward the start squares takes as the
     /// HF search's target its position nearest them ([`super::back::Backward::near`];
     /// `manynear`).
@@ -209,6 +215,8 @@ impl Experiments {
                 "nohfhot" => &mut e.no_hf_hot,
                 "manyaway" => &mut e.many_away,
                 "bicon" => &mut e.open_back,
+                "nomeetback" => &mut e.no_meet_back,
+                "nomeetahead" => &mut e.no_meet_ahead,
                 "manynear" => &mut e.many_near,
                 _ => {
                     if let Some(k) = numbered::<u64>(name, "pullevery") {

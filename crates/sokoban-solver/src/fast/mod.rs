@@ -312,6 +312,8 @@ pub struct FastSearch {
     spent: u64,
     /// Pulls made by the backward searches the strategies meet ([`FastProgress::pulls`]).
     pulls: u64,
+    /// Scratch: the backward search's new positions ([`FastSearch::meet_fresh`]).
+    fresh: Vec<(u64, u32)>,
 }
 
 /// The stall trigger's watch on the best packed count.
@@ -400,8 +402,13 @@ impl FastSearch {
         let mains = planned.len() - probes;
         let probe_share = if mains > 0 { total / 16 } else { total / probes.max(1) };
         let share = (total - probes * probe_share) / mains.max(1);
-        let back =
-            use_back.then(|| Backward::new(Arc::clone(&analysis), player, boxes, back_share));
+        let back = use_back.then(|| {
+            let mut back = Backward::new(Arc::clone(&analysis), player, boxes, back_share);
+            if !exp.no_meet_back {
+                back.record_fresh();
+            }
+            back
+        });
         // Patterns learned by one strategy prune the others' positions too (but the
         // sprint's).
         let learned = Learned::new(&analysis.p);
@@ -470,6 +477,7 @@ impl FastSearch {
             supplied: later.map(|l| (exp.supplied_after.unwrap_or(schedule::SUPPLIED_AFTER), l)),
             spent: 0,
             pulls: 0,
+            fresh: Vec::new(),
         }
     }
 
@@ -554,6 +562,9 @@ impl FastSearch {
         } else {
             Backward::new(a, player, boxes, share)
         });
+        if !exp.no_meet_back {
+            self.back.as_mut().expect("just made").record_fresh();
+        }
         self.back_active = false;
         self.hf = HfStage::Pulling(self.hf_pulls);
         if self.tracing() {
@@ -743,7 +754,11 @@ impl FastSearch {
             };
             if self.calls % every == 0 {
                 let pulls = (budget * 4).min(left);
-                match self.run_backward(pulls) {
+                let event = self.run_backward(pulls);
+                if let Some(met) = self.meet_fresh() {
+                    return met;
+                }
+                match event {
                     BackEvent::Budget if pulls < left => self.hf = HfStage::Pulling(left - pulls),
                     BackEvent::Reached(id) => return self.solved_backward(id),
                     _ => self.start_hf(),
@@ -754,7 +769,11 @@ impl FastSearch {
         // One call in this many is the backward search's while it grows the perimeter.
         let back_every = if self.hf_searches > 0 { HF_BACK_EVERY } else { 3 };
         if self.back_active && self.calls % back_every == 0 {
-            match self.run_backward(budget) {
+            let event = self.run_backward(budget);
+            if let Some(met) = self.meet_fresh() {
+                return met;
+            }
+            match event {
                 BackEvent::Budget => {}
                 BackEvent::Reached(id) => return self.solved_backward(id),
                 BackEvent::Exhausted | BackEvent::MemoryFull => self.back_active = false,
@@ -907,6 +926,30 @@ impl FastSearch {
         let event = back.run(pulls);
         self.pulls += back.stats.generated - before;
         event
+    }
+
+    /// The backward search's new positions looked up in every forward search's store: a position the perimeter reaches after a strategy stored it joins
+    /// their paths, which the strategy, meeting only with its own new positions, would miss.
+    fn meet_fresh(&mut self) -> Option<FastEvent> {
+        let back = self.back.as_mut()?;
+        back.take_fresh(&mut self.fresh);
+        for &(key, b) in &self.fresh {
+            let (boxes, norm) = back.position(b);
+            for k in 0..self.runs.len() {
+                let Engine::Fess(f) = &self.runs[k].fess else { continue };
+                let Some(node) = f.find(key, boxes, norm) else { continue };
+                let name = self.runs[k].strategy.name;
+                if self.tracing() {
+                    self.trace.push(format!("the backward search met {name}'s positions"));
+                }
+                self.report_turns(k);
+                let mut pushes = self.runs[k].fess.pushes_to(node);
+                let back = self.back.as_mut().expect("a perimeter");
+                pushes.extend(back.pushes_from(b));
+                return Some(FastEvent::Solved(pushes));
+            }
+        }
+        None
     }
 
     /// Turns taken so far: one a call of [`FastSearch::run`], each about as long as any
@@ -1167,6 +1210,40 @@ mod tests {
         FastSearch::new(&level.board, p, player, &boxes, 64 << 20, &exp)
     }
 
+    /// The search of `xsb` with switches `exp`, run a move a call until it solves the level:
+    /// its calls and trace; the solution replays.
+    fn calls_to_solve(xsb: &str, exp: &str) -> (u64, Vec<String>) {
+        let level = sokoban_core::format::parse_level(xsb).unwrap();
+        let f = solved_replayed(&level, search_with(xsb, exp), 1);
+        (f.calls, f.trace)
+    }
+
+    /// The backward search's new positions are looked up in the strategies' stores: on
+    /// `NOT_FOLLOWABLE` (its perimeter from the start) the backward search reaches a
+    /// position the scored strategy stored before, which joins their paths into a
+    /// solution that replays, calls sooner than the strategies meet it themselves
+    /// (`nomeetback`).
+    #[test]
+    fn the_backward_search_meets_positions_a_strategy_stored_before() {
+        let (met, trace) = calls_to_solve(NOT_FOLLOWABLE, "trace");
+        assert!(trace.iter().any(|t| t == "the backward search met FESS scored's positions"));
+        let (before, trace) = calls_to_solve(NOT_FOLLOWABLE, "trace,nomeetback");
+        assert!(!trace.iter().any(|t| t.starts_with("the backward search met")));
+        assert!(met < before, "{met} calls against {before}");
+    }
+
+    /// A scored strategy whose move generation finds a new child in the perimeter makes
+    /// it at once (`Fess::ahead`): on `ROOM` with the perimeter from the start, sooner than
+    /// when that child's turn comes (`nomeetahead`); the solution replays.
+    #[test]
+    fn a_child_in_the_perimeter_is_made_at_once() {
+        let (ahead, trace) = calls_to_solve(ROOM, "trace,hfafter0");
+        assert!(trace.iter().any(|t| t == "FESS scored met the backward search"));
+        let (in_turn, trace) = calls_to_solve(ROOM, "trace,hfafter0,nomeetahead");
+        assert!(trace.iter().any(|t| t == "FESS scored met the backward search"));
+        assert!(ahead < in_turn, "{ahead} calls against {in_turn}");
+    }
+
     /// A level with at least `MANY_BOXES` boxes searches as Festival's backward + HF
     /// strategies from the start (`manyN` sets the count): the backward search at once at
     /// one call in three, its HF search after `MANY_PULLS` pulls, counting the target in any
@@ -1259,9 +1336,14 @@ mod tests {
     }
 
     /// The search runs until it solves the level, and its pushes replay.
-    fn solves_and_replays(level: &sokoban_core::Level, mut f: FastSearch) {
+    fn solves_and_replays(level: &sokoban_core::Level, f: FastSearch) {
+        solved_replayed(level, f, 10_000);
+    }
+
+    /// The search run `budget` moves a call until it solves the level, its pushes replayed.
+    fn solved_replayed(level: &sokoban_core::Level, mut f: FastSearch, budget: u64) -> FastSearch {
         let pushes = loop {
-            match f.run(10_000) {
+            match f.run(budget) {
                 FastEvent::Budget => {}
                 FastEvent::Solved(pushes) => break pushes,
                 other => panic!("{other:?}"),
@@ -1269,6 +1351,7 @@ mod tests {
         };
         let solution = crate::build_solution(level, f.problem(), &pushes).unwrap();
         assert_eq!(solution.pushes, pushes.len());
+        f
     }
 
     /// A generated level (`9x9-5-49`) where the packing search's plan and the greedy

@@ -217,6 +217,9 @@ pub enum FessEvent {
 /// The search.
 pub struct Fess {
     a: Arc<Analysis>,
+    /// A new child [`Fess::scored_moves`] found in the perimeter, made at once: a node's
+    /// children are made one a turn, so one that meets could wait long for its turn.
+    ahead: Option<u32>,
     config: Config,
     st: State,
     gen: MoveGen,
@@ -329,6 +332,7 @@ impl Fess {
             seen: HashMap::default(),
             watch: HashMap::default(),
             watch_nodes: HashMap::default(),
+            ahead: None,
             cells: Vec::new(),
             cell_of: HashMap::default(),
             heap_entries: 0,
@@ -385,7 +389,7 @@ impl Fess {
         f.seen.insert(key, id);
         f.loaded = id;
         if !f.st.solved(&p) {
-            f.prepare(id);
+            f.prepare(id, None);
         }
         f
     }
@@ -499,6 +503,16 @@ impl Fess {
             let at = id as usize * self.nb;
             (self.positions[at..at + self.nb].to_vec(), self.nodes[id as usize].norm)
         })
+    }
+
+    /// The stored live node whose position has key `key`, `boxes` and player area `norm`.
+    pub fn find(&self, key: u64, boxes: &[u16], norm: u16) -> Option<u32> {
+        let id = *self.seen.get(&key)?;
+        let at = id as usize * self.nb;
+        (id != DEAD
+            && self.positions[at..at + self.nb] == *boxes
+            && self.nodes[id as usize].norm == norm)
+            .then_some(id)
     }
 
     /// Search for up to `budget` moves, looking each new position up in the backward
@@ -693,18 +707,24 @@ impl Fess {
         if self.st.solved(&p) {
             return Some((id, NO_NODE));
         }
-        self.prepare(id);
+        let ahead = if self.a.exp.no_meet_ahead { None } else { perimeter };
+        self.prepare(id, ahead);
         self.grow_subtrees(id);
+        // A child in the perimeter is made at once, not when its turn comes.
+        if let Some(mv) = self.ahead.take() {
+            let w = self.nodes[id as usize].weight + 1;
+            return self.expand(id, mv, w, perimeter);
+        }
         None
     }
 
     /// Generate the moves of the new node `id` (its position in the state), order them with
     /// the advisors' nominations first, store the first block of them, and file the node in
     /// its cell.
-    fn prepare(&mut self, id: u32) {
+    fn prepare(&mut self, id: u32, perimeter: Option<&Backward>) {
         let scored = self.config.scored;
         let (rank, steps, n_adv, cell) = if scored {
-            let (own, n_adv) = self.scored_moves(None);
+            let (own, n_adv) = self.scored_moves(None, perimeter);
             let parent = self.nodes[id as usize].parent;
             let mut best_past = own;
             if parent != NO_NODE {
@@ -772,7 +792,7 @@ impl Fess {
         self.load(id);
         let node = self.nodes[id as usize];
         if self.config.scored {
-            self.scored_moves(Some(node.mask_at as usize));
+            self.scored_moves(Some(node.mask_at as usize), None);
         } else {
             self.ordered_moves();
         }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::Fess;
 use crate::analysis::problem::{Problem, NONE};
+use crate::fast::back::Backward;
 use crate::fast::board::Move;
 use crate::fast::features::{parts_round, Features};
 use crate::fast::score::{Rank, Score};
@@ -70,7 +71,13 @@ impl Fess {
     /// children seen before left out (with `mask`, the position's marks in `masks`, those
     /// it marks instead: the same order again); returns the position's own score and how
     /// many moves lead (the advisors' nominations).
-    pub(super) fn scored_moves(&mut self, mask: Option<usize>) -> (Score, u32) {
+    /// With a `perimeter`, the first new child found in it is kept in `self.ahead`, for
+    /// the caller to make at once.
+    pub(super) fn scored_moves(
+        &mut self,
+        mask: Option<usize>,
+        perimeter: Option<&Backward>,
+    ) -> (Score, u32) {
         let a = Arc::clone(&self.a);
         let p = &a.p;
         let own = self.scorer.score_base(&a, &self.st);
@@ -97,6 +104,10 @@ impl Fess {
                 if self.seen.contains_key(&child_key) {
                     self.mask_buf[k / 64] |= 1 << (k % 64);
                     continue;
+                }
+                if self.ahead.is_none() && perimeter.is_some_and(|b| b.lookup(child_key).is_some())
+                {
+                    self.ahead = Some(m.pack());
                 }
             }
             self.cands.push((m, score));
