@@ -928,8 +928,9 @@ impl FastSearch {
         event
     }
 
-    /// The backward search's new positions looked up in every forward search's store: a position the perimeter reaches after a strategy stored it joins
-    /// their paths, which the strategy, meeting only with its own new positions, would miss.
+    /// The backward search's new positions looked up in every forward search's store: a
+    /// position the perimeter reaches after a strategy stored it joins their paths, which
+    /// the strategy, meeting only with its own new positions, would miss.
     fn meet_fresh(&mut self) -> Option<FastEvent> {
         let back = self.back.as_mut()?;
         back.take_fresh(&mut self.fresh);
