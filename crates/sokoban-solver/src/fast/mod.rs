@@ -103,6 +103,15 @@ const GRANT_PARTS: usize = 64;
 /// pulls ordered otherwise: [`Backward::away`]). XSokoban 50 is solved by the second
 /// (never before), 66 and 69 by the first.
 const HF_ATTEMPTS: u32 = 2;
+/// A backward search the strategies meet: its new positions kept for
+/// [`FastSearch::meet_fresh`] unless the switches say otherwise (`nomeetback`).
+fn perimeter(mut back: Backward, exp: &Experiments) -> Backward {
+    if !exp.no_meet_back {
+        back.record_fresh();
+    }
+    back
+}
+
 /// For studying the HF stage (traced): the level with the HF search's goals (`$`, `*`
 /// where a goal of the level too) and the level's other goals (`.`).
 fn hf_target_picture(board: &Board, target: &Board) -> String {
@@ -403,11 +412,7 @@ impl FastSearch {
         let probe_share = if mains > 0 { total / 16 } else { total / probes.max(1) };
         let share = (total - probes * probe_share) / mains.max(1);
         let back = use_back.then(|| {
-            let mut back = Backward::new(Arc::clone(&analysis), player, boxes, back_share);
-            if !exp.no_meet_back {
-                back.record_fresh();
-            }
-            back
+            perimeter(Backward::new(Arc::clone(&analysis), player, boxes, back_share), &exp)
         });
         // Patterns learned by one strategy prune the others' positions too (but the
         // sprint's).
@@ -553,7 +558,7 @@ impl FastSearch {
             (Arc::clone(&self.analysis), self.player, &self.boxes, self.back_share);
         let exp = &self.analysis.exp;
         let away = (self.hf_searches % 2 == 1) != (self.many && exp.many_away);
-        self.back = Some(if away && exp.open_back {
+        let back = if away && exp.open_back {
             Backward::open(a, player, boxes, share)
         } else if away {
             Backward::away(a, player, boxes, share)
@@ -561,10 +566,8 @@ impl FastSearch {
             Backward::near(a, player, boxes, share)
         } else {
             Backward::new(a, player, boxes, share)
-        });
-        if !exp.no_meet_back {
-            self.back.as_mut().expect("just made").record_fresh();
-        }
+        };
+        self.back = Some(perimeter(back, exp));
         self.back_active = false;
         self.hf = HfStage::Pulling(self.hf_pulls);
         if self.tracing() {
@@ -754,10 +757,10 @@ impl FastSearch {
             };
             if self.calls % every == 0 {
                 let pulls = (budget * 4).min(left);
-                let event = self.run_backward(pulls);
-                if let Some(met) = self.meet_fresh() {
-                    return met;
-                }
+                let event = match self.run_backward(pulls) {
+                    Ok(event) => event,
+                    Err(met) => return met,
+                };
                 match event {
                     BackEvent::Budget if pulls < left => self.hf = HfStage::Pulling(left - pulls),
                     BackEvent::Reached(id) => return self.solved_backward(id),
@@ -769,10 +772,10 @@ impl FastSearch {
         // One call in this many is the backward search's while it grows the perimeter.
         let back_every = if self.hf_searches > 0 { HF_BACK_EVERY } else { 3 };
         if self.back_active && self.calls % back_every == 0 {
-            let event = self.run_backward(budget);
-            if let Some(met) = self.meet_fresh() {
-                return met;
-            }
+            let event = match self.run_backward(budget) {
+                Ok(event) => event,
+                Err(met) => return met,
+            };
             match event {
                 BackEvent::Budget => {}
                 BackEvent::Reached(id) => return self.solved_backward(id),
@@ -919,13 +922,15 @@ impl FastSearch {
         self.spent + self.moves() + self.pulls
     }
 
-    /// Up to `pulls` pulls of the backward search, counted in [`FastSearch::pulls`].
-    fn run_backward(&mut self, pulls: u64) -> BackEvent {
+    /// Up to `pulls` pulls of the backward search, counted in [`FastSearch::pulls`]; the
+    /// solution instead where one of its new positions meets a strategy's
+    /// ([`FastSearch::meet_fresh`]).
+    fn run_backward(&mut self, pulls: u64) -> Result<BackEvent, FastEvent> {
         let back = self.back.as_mut().expect("a backward search runs");
         let before = back.stats.generated;
         let event = back.run(pulls);
         self.pulls += back.stats.generated - before;
-        event
+        self.meet_fresh().map_or(Ok(event), Err)
     }
 
     /// The backward search's new positions looked up in every forward search's store: a
