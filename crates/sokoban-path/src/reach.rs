@@ -189,6 +189,12 @@ impl BoxReach {
         self.blocks.add_all(&grid.geom, cells.bytes());
     }
 
+    /// The areas of free floor (connected components of the free squares) of the position
+    /// last given to [`BoxReach::prepare_position`]: its blocks found them already.
+    pub fn areas(&self) -> u32 {
+        self.blocks.components
+    }
+
     /// [`BoxReach::search`] for a box of the position given to
     /// [`BoxReach::prepare_position`], the same arguments (`cells` with this box lifted
     /// off, the others as they were): the blocks come from the position's, with the box's

@@ -272,6 +272,31 @@ proptest! {
     }
 }
 
+/// Connected areas of the floor squares holding no box, by plain search.
+fn free_areas(lv: &Level) -> usize {
+    let (board, pos) = (&lv.board, &lv.start);
+    let free = |s: usize| board.is_floor(s) && !pos.has_box(s);
+    let mut seen = vec![false; board.len()];
+    let mut areas = 0;
+    for s in (0..board.len()).filter(|&s| free(s)) {
+        if seen[s] {
+            continue;
+        }
+        areas += 1;
+        seen[s] = true;
+        let mut stack = vec![s];
+        while let Some(x) = stack.pop() {
+            for d in Dir::ALL {
+                if let Some(y) = board.neighbor(x, d).filter(|&y| free(y) && !seen[y]) {
+                    seen[y] = true;
+                    stack.push(y);
+                }
+            }
+        }
+    }
+    areas
+}
+
 fn box_reach_ends(lv: &Level, forbidden: &[bool]) {
     let (mut checked, mut pulls) = (0, 0);
     {
@@ -365,6 +390,7 @@ fn box_reach_ends(lv: &Level, forbidden: &[bool]) {
                 reach.reached().iter().map(|&v| (v, reach.pushes(v as usize))).collect();
             cells.block(&grid, bi);
             lifted.prepare_position(&grid, &cells);
+            assert_eq!(lifted.areas() as usize, free_areas(lv), "areas of the free floor");
             cells.unblock(&grid, bi);
             lifted.search_pulls_lifted(&grid, &cells, bi, sides);
             let again: Vec<(u32, Option<u32>)> =

@@ -427,6 +427,10 @@ impl Backward {
             let node = &mut self.nodes[id as usize];
             let k = node.next;
             node.next += 1;
+            if k == 0 && node.moves_len > 2 {
+                self.sort_rest(id);
+            }
+            let node = &self.nodes[id as usize];
             let (mv, _) = self.moves[(node.moves_at + k) as usize];
             let weight = node.weight + (k >= node.advised) as u32;
             if node.next < node.moves_len {
@@ -439,6 +443,20 @@ impl Backward {
             }
         }
         BackEvent::Budget
+    }
+
+    /// Sort the pulls of node `id` after its first by key, ties kept in the order they
+    /// were generated (see [`Backward::prepare`]).
+    fn sort_rest(&mut self, id: u32) {
+        let node = &self.nodes[id as usize];
+        let rest = (node.moves_at + 1) as usize..(node.moves_at + node.moves_len) as usize;
+        self.order.clear();
+        let pulls = self.moves[rest.clone()].iter().enumerate();
+        self.order.extend(pulls.map(|(k, &(mv, key))| (key, k as u32, mv)));
+        self.order.sort_unstable();
+        for (slot, &(key, _, mv)) in self.moves[rest].iter_mut().zip(&self.order) {
+            *slot = (mv, key);
+        }
     }
 
     fn pick_cell(&mut self) -> Option<usize> {
@@ -604,8 +622,15 @@ impl Backward {
         // on goals (packing search); floor areas, then boxes on goals (otherwise: the HF
         // search's target, open to the player; XSokoban 66 solved with it, fewest boxes
         // on goals alone never).
-        let (regions, off_cycles) =
-            if self.aim == Aim::Open { self.areas_and_off_cycles() } else { (self.regions(), 0) };
+        self.move_buf.clear();
+        self.gen.generate(p, &a.layout, &mut self.st, true, &mut self.move_buf);
+        let (regions, off_cycles) = if self.aim == Aim::Open {
+            self.areas_and_off_cycles()
+        } else {
+            // The move generation's block search counted the areas already.
+            debug_assert_eq!(self.gen.areas(), self.regions());
+            (self.gen.areas(), 0)
+        };
         let rank = if self.removal {
             (live as u32) << 16 | on_goals as u32
         } else if self.aim == Aim::Open {
@@ -625,8 +650,6 @@ impl Backward {
         if target < self.best.0 && (self.removal || self.reachable_from_start()) {
             self.best = (target, id);
         }
-        self.move_buf.clear();
-        self.gen.generate(p, &a.layout, &mut self.st, true, &mut self.move_buf);
         // Order: by boxes left on goals, then by the boxes' summed distance to the start
         // squares, then fewest pulls. The best pull taking a box off a goal weighs 0.
         let od = &self.order_dist;
@@ -653,13 +676,19 @@ impl Backward {
             }
             self.order.push((1, key, k as u32));
         }
-        if let Some((_, k)) = best_off {
-            self.order[k].0 = 0;
-        }
-        self.order.sort_unstable();
+        // Only the first pull is needed to file the node, and many nodes are never picked:
+        // the rest are sorted when the node is picked first (`sort_rest`), kept meanwhile in
+        // the order they were generated, which breaks ties in the sort.
+        let first = best_off
+            .map_or_else(|| self.order.iter().min().map_or(0, |&(_, _, k)| k as usize), |(_, k)| k);
         let at = self.moves.len() as u32;
-        for &(_, key, k) in &self.order {
-            self.moves.push((self.move_buf[k as usize].pack(), key));
+        if let Some(&(_, key, _)) = self.order.get(first) {
+            self.moves.push((self.move_buf[first].pack(), key));
+        }
+        for (k, &(_, key, _)) in self.order.iter().enumerate() {
+            if k != first {
+                self.moves.push((self.move_buf[k].pack(), key));
+            }
         }
         let node = &mut self.nodes[id as usize];
         node.moves_at = at;

@@ -241,6 +241,12 @@ impl MoveGen {
         }
     }
 
+    /// The areas of free floor of the position last given to [`MoveGen::generate`] (or
+    /// [`MoveGen::generate_only`]), found by its block search.
+    pub fn areas(&self) -> u16 {
+        self.reach.areas() as u16
+    }
+
     /// [`MoveGen::generate`] (pushes) for the boxes standing where `only` is true.
     pub fn generate_only(
         &mut self,
