@@ -346,6 +346,33 @@ impl Plan {
         (packed, oop as u16)
     }
 
+    /// [`Plan::packing`] of the child of a position whose packing was `base`, the box on
+    /// `from` gone to `to` (`occupied` and `boxes` the child's): the counts read only the
+    /// squares of steps (every goal is one), so a move between other squares changes the
+    /// boxes out of plan by its two squares alone.
+    pub fn packing_moved(
+        &self,
+        p: &Problem,
+        occupied: &[bool],
+        boxes: impl Iterator<Item = u16>,
+        base: (u16, u16),
+        from: u16,
+        to: u16,
+    ) -> (u16, u16) {
+        let on_step = |s: u16| self.fill_step[s as usize] != NONE;
+        if on_step(from) || on_step(to) {
+            return self.packing(p, occupied, boxes);
+        }
+        if self.per_cluster {
+            return base;
+        }
+        let packed = base.0;
+        let out = |s: u16| (!self.holds_step(packed, s) && self.out_of_plan_at(packed, s)) as u16;
+        let moved = (packed, base.1 - out(from) + out(to));
+        debug_assert_eq!(moved, self.packing(p, occupied, boxes));
+        moved
+    }
+
     /// Steps of the plan done: the longest prefix of the steps whose boxes are in place
     /// (`occupied[s]` where a box is).
     ///

@@ -114,6 +114,8 @@ pub struct Scorer {
     link_boxes: Vec<u16>,
     base_links: u16,
     base_dist: u32,
+    /// The base position's packed steps and boxes out of plan.
+    base_packing: (u16, u16),
     /// Scores ranked by areas first ([`Score::regions_first`]).
     regions_first: bool,
     /// Festival's HF features ([`super::fess::Config::hf_hot`]).
@@ -159,6 +161,7 @@ impl Scorer {
             link_boxes: vec![0; a.rooms.links],
             base_links: 0,
             base_dist: 0,
+            base_packing: (0, 0),
             regions_first,
             hf_hot,
         }
@@ -181,6 +184,7 @@ impl Scorer {
             self.base_dist += a.nearest[b as usize].min(1000) as u32;
         }
         let (packed, out_of_plan) = plan.packing(p, &st.occupied, st.boxes.iter().copied());
+        self.base_packing = (packed, out_of_plan);
         self.base_areas = self.count_areas(p, &st.occupied);
         self.player_area.set_boxes(&st.boxes);
         if self.hf_hot {
@@ -225,7 +229,8 @@ impl Scorer {
         self.player_area.set_box(from, false);
         self.player_area.set_box(to, true);
         let moved = st.boxes.iter().map(|&b| if b == from { to } else { b });
-        let (packed, out_of_plan) = plan.packing(p, &st.occupied, moved);
+        let (packed, out_of_plan) =
+            plan.packing_moved(p, &st.occupied, moved, self.base_packing, from, to);
         let (regions, norm) = self.child_areas(p, &st.occupied, from, to, to_groups, player);
         let hf_hot = self.hf_hot.then(|| {
             let moved = st.boxes.iter().map(|&b| if b == from { to } else { b });
