@@ -446,7 +446,8 @@ impl Backward {
     }
 
     /// Sort the pulls of node `id` after its first by key, ties kept in the order they
-    /// were generated (see [`Backward::prepare`]).
+    /// were generated (see [`Backward::prepare`]); `order` is the scratch, as (key, place
+    /// among the rest, pull).
     fn sort_rest(&mut self, id: u32) {
         let node = &self.nodes[id as usize];
         let rest = (node.moves_at + 1) as usize..(node.moves_at + node.moves_len) as usize;
@@ -618,10 +619,6 @@ impl Backward {
         // Boxes left to place: on the board and not on a start square of their own.
         let live = self.st.boxes.iter().filter(|&&b| !self.removes(b)).count() as u16;
         self.stats.fewest_on_goals = self.stats.fewest_on_goals.min(on_goals);
-        // The position's rank (lower is nearer the end): boxes left to place, then boxes
-        // on goals (packing search); floor areas, then boxes on goals (otherwise: the HF
-        // search's target, open to the player; XSokoban 66 solved with it, fewest boxes
-        // on goals alone never).
         self.move_buf.clear();
         self.gen.generate(p, &a.layout, &mut self.st, true, &mut self.move_buf);
         let (regions, off_cycles) = if self.aim == Aim::Open {
@@ -631,6 +628,10 @@ impl Backward {
             debug_assert_eq!(self.gen.areas(), self.regions());
             (self.gen.areas(), 0)
         };
+        // The position's rank (lower is nearer the end): boxes left to place, then boxes
+        // on goals (packing search); floor areas, then boxes on goals (otherwise: the HF
+        // search's target, open to the player; XSokoban 66 solved with it, fewest boxes
+        // on goals alone never).
         let rank = if self.removal {
             (live as u32) << 16 | on_goals as u32
         } else if self.aim == Aim::Open {
