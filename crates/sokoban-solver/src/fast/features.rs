@@ -103,6 +103,18 @@ pub struct Hotspots {
     words: usize,
     /// Per square `q`, a bitset over the squares `s` it blocks.
     blocked_by: Vec<u64>,
+    /// The same table transposed: per square `s`, a bitset over the squares `q` that
+    /// block it.
+    blocking: Vec<u64>,
+}
+
+/// A position's hotspots as [`Hotspots::count_moved`] reads them: how many boxes block
+/// another, per box square how many it blocks, and the squares of the boxes off the goals.
+#[derive(Clone, Debug, Default)]
+pub struct HotBase {
+    hot: u16,
+    at: Vec<u16>,
+    off: Vec<u64>,
 }
 
 impl Hotspots {
@@ -132,7 +144,15 @@ impl Hotspots {
                 }
             }
         }
-        Some(Hotspots { words, blocked_by })
+        let mut blocking = vec![0u64; n * words];
+        for q in 0..n {
+            for t in 0..n {
+                if blocked_by[q * words + t / 64] >> (t % 64) & 1 != 0 {
+                    blocking[t * words + q / 64] |= 1 << (q % 64);
+                }
+            }
+        }
+        Some(Hotspots { words, blocked_by, blocking })
     }
 
     /// True when a box on `q` blocks a box on `s` (see [`Hotspots`]).
@@ -160,46 +180,62 @@ impl Hotspots {
         count
     }
 
-    /// For each box (off the goals), how many boxes (off the goals) it blocks, into
-    /// `out`; returns how many block at least one (the position's hotspots).
-    pub fn counts(&self, p: &Problem, boxes: &[u16], out: &mut Vec<u16>) -> u16 {
-        out.clear();
-        let mut hot = 0;
+    /// The hotspots of the position with boxes on `boxes` (see [`Hotspots::count`]), and
+    /// what [`Hotspots::count_moved`] reads of it into `base`.
+    pub fn base(&self, p: &Problem, boxes: &[u16], base: &mut HotBase) -> u16 {
+        base.at.resize(p.n, 0);
+        base.off.clear();
+        base.off.resize(self.words, 0);
+        for &s in boxes.iter().filter(|&&s| !p.is_goal[s as usize]) {
+            base.off[s as usize / 64] |= 1 << (s % 64);
+        }
+        base.hot = 0;
         for &q in boxes {
             let c = if p.is_goal[q as usize] {
                 0
             } else {
-                boxes
-                    .iter()
-                    .filter(|&&s| s != q && !p.is_goal[s as usize] && self.blocks(q, s))
-                    .count() as u16
+                let row = &self.blocked_by[q as usize * self.words..][..self.words];
+                row.iter().zip(&base.off).map(|(r, o)| (r & o).count_ones()).sum::<u32>() as u16
             };
-            hot += (c > 0) as u16;
-            out.push(c);
+            base.hot += (c > 0) as u16;
+            base.at[q as usize] = c;
         }
-        hot
+        base.hot
     }
 
-    /// [`Hotspots::count`] for the box on `from` moved to `to`, from the position's own
-    /// [`Hotspots::counts`] (`base`): only the pairs with the moved box change, so it
-    /// takes one pass over the boxes, not one per box.
-    pub fn count_moved(&self, p: &Problem, boxes: &[u16], base: &[u16], from: u16, to: u16) -> u16 {
-        let off = |s: u16| !p.is_goal[s as usize];
-        let mut hot = 0;
-        for (i, &q) in boxes.iter().enumerate() {
-            let c = if q == from {
-                if !off(to) {
-                    continue;
-                }
-                boxes.iter().any(|&s| s != from && off(s) && self.blocks(to, s)) as u16
-            } else {
-                if !off(q) {
-                    continue;
-                }
-                base[i] - (off(from) && self.blocks(q, from)) as u16
-                    + (off(to) && self.blocks(q, to)) as u16
-            };
-            hot += (c > 0) as u16;
+    /// [`Hotspots::count`] for the box on `from` moved to `to`, from the position's
+    /// [`Hotspots::base`]: only the moved box and the boxes blocking `from` or `to` change,
+    /// found through the tables' bitsets without a pass over the boxes.
+    pub fn count_moved(&self, p: &Problem, base: &HotBase, from: u16, to: u16) -> u16 {
+        let w = self.words;
+        let (off_from, off_to) = (!p.is_goal[from as usize], !p.is_goal[to as usize]);
+        let (fw, fbit) = (from as usize / 64, 1u64 << (from % 64));
+        let mut hot = base.hot - (off_from && base.at[from as usize] > 0) as u16;
+        if off_to {
+            let row = &self.blocked_by[to as usize * w..][..w];
+            let others = |k: usize| base.off[k] & if k == fw { !fbit } else { !0 };
+            hot += (0..w).any(|k| row[k] & others(k) != 0) as u16;
+        }
+        for k in 0..w {
+            let mut m = 0;
+            if off_from {
+                m |= self.blocking[from as usize * w + k];
+            }
+            if off_to {
+                m |= self.blocking[to as usize * w + k];
+            }
+            m &= base.off[k];
+            if k == fw {
+                m &= !fbit;
+            }
+            while m != 0 {
+                let q = (k * 64 + m.trailing_zeros() as usize) as u16;
+                m &= m - 1;
+                let old = base.at[q as usize];
+                let new = old - (off_from && self.blocks(q, from)) as u16
+                    + (off_to && self.blocks(q, to)) as u16;
+                hot = hot + (new > 0) as u16 - (old > 0) as u16;
+            }
         }
         hot
     }

@@ -11,7 +11,7 @@
 use std::cmp::Reverse;
 
 use super::board::State;
-use super::features::{label_areas, parts_round};
+use super::features::{label_areas, parts_round, HotBase};
 use super::shared::Analysis;
 use crate::analysis::bits::PlayerArea;
 use crate::analysis::problem::{Problem, NONE};
@@ -109,7 +109,7 @@ pub struct Scorer {
     /// boxes are the child's).
     player_area: PlayerArea,
     /// How many boxes each box of the base position blocks (hotspots).
-    hot_counts: Vec<u16>,
+    hot_base: HotBase,
     /// Boxes per link, blocked links and summed distance of the base position.
     link_boxes: Vec<u16>,
     base_links: u16,
@@ -157,7 +157,7 @@ impl Scorer {
             stack: Vec::with_capacity(p.n),
             base_areas: 0,
             player_area: PlayerArea::new(p),
-            hot_counts: Vec::new(),
+            hot_base: HotBase::default(),
             link_boxes: vec![0; a.rooms.links],
             base_links: 0,
             base_dist: 0,
@@ -202,10 +202,7 @@ impl Scorer {
             regions: self.base_areas,
             blocked_links: self.base_links,
             out_of_plan,
-            hotspots: a
-                .hotspots
-                .as_ref()
-                .map_or(0, |h| h.counts(p, &st.boxes, &mut self.hot_counts)),
+            hotspots: a.hotspots.as_ref().map_or(0, |h| h.base(p, &st.boxes, &mut self.hot_base)),
             dist: self.base_dist,
             regions_first: self.regions_first,
         }
@@ -265,7 +262,7 @@ impl Scorer {
             blocked_links: links,
             out_of_plan,
             hotspots: a.hotspots.as_ref().map_or(0, |h| {
-                let hot = h.count_moved(p, &st.boxes, &self.hot_counts, from, to);
+                let hot = h.count_moved(p, &self.hot_base, from, to);
                 debug_assert_eq!(hot, h.count(p, &st.boxes, from, to));
                 hot
             }),
