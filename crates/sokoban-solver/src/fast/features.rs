@@ -209,11 +209,12 @@ impl Hotspots {
     pub fn count_moved(&self, p: &Problem, base: &HotBase, from: u16, to: u16) -> u16 {
         let w = self.words;
         let (off_from, off_to) = (!p.is_goal[from as usize], !p.is_goal[to as usize]);
+        // The boxes off the goals but the moved one.
         let (fw, fbit) = (from as usize / 64, 1u64 << (from % 64));
+        let others = |k: usize| base.off[k] & if k == fw { !fbit } else { !0 };
         let mut hot = base.hot - (off_from && base.at[from as usize] > 0) as u16;
         if off_to {
             let row = &self.blocked_by[to as usize * w..][..w];
-            let others = |k: usize| base.off[k] & if k == fw { !fbit } else { !0 };
             hot += (0..w).any(|k| row[k] & others(k) != 0) as u16;
         }
         for k in 0..w {
@@ -224,10 +225,7 @@ impl Hotspots {
             if off_to {
                 m |= self.blocking[to as usize * w + k];
             }
-            m &= base.off[k];
-            if k == fw {
-                m &= !fbit;
-            }
+            m &= others(k);
             while m != 0 {
                 let q = (k * 64 + m.trailing_zeros() as usize) as u16;
                 m &= m - 1;
