@@ -63,6 +63,19 @@ impl Score {
         )
     }
 
+    /// [`Score::rank`] packed in 112 bits, the same order (compared as one integer, for the
+    /// sort of a node's moves).
+    #[inline]
+    pub fn rank_bits(&self) -> u128 {
+        let (Reverse(a), b, c, d, e, f) = self.rank();
+        ((u16::MAX - a) as u128) << 96
+            | (b as u128) << 80
+            | (c as u128) << 64
+            | (d as u128) << 48
+            | (e as u128) << 32
+            | f as u128
+    }
+
     /// True when `self` is better than `other`.
     #[inline]
     pub fn better(&self, other: &Score) -> bool {

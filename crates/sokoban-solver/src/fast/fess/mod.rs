@@ -271,7 +271,7 @@ pub struct Fess {
     mask_buf: Vec<u64>,
     scorer: Scorer,
     cands: Vec<(Move, Score)>,
-    scored_order: Vec<(u32, Rank, u16, u32)>,
+    scored_order: Vec<(u128, u64)>,
     order: Vec<(i32, u32)>,
     next_goals: Vec<u16>,
     /// The squares the plan fills next, and floor distances from such squares (an empty
@@ -724,7 +724,7 @@ impl Fess {
     fn prepare(&mut self, id: u32, perimeter: Option<&Backward>) {
         let scored = self.config.scored;
         let (rank, steps, n_adv, cell) = if scored {
-            let (own, n_adv) = self.scored_moves(None, perimeter);
+            let (own, n_adv) = self.scored_moves(None, perimeter, FIRST_BLOCK as usize);
             let parent = self.nodes[id as usize].parent;
             let mut best_past = own;
             if parent != NO_NODE {
@@ -759,7 +759,13 @@ impl Fess {
             room(&mut self.masks, self.mask_buf.len());
             self.masks.extend_from_slice(&self.mask_buf);
             #[cfg(debug_assertions)]
-            self.first_orders.insert(id, (self.order_moves.clone(), self.order_keys.clone()));
+            self.first_orders.insert(
+                id,
+                (
+                    self.order_moves[..stored as usize].to_vec(),
+                    self.order_keys[..stored as usize].to_vec(),
+                ),
+            );
         }
         let at = self.moves.len() as u32;
         room(&mut self.moves, stored as usize);
@@ -792,14 +798,18 @@ impl Fess {
         self.load(id);
         let node = self.nodes[id as usize];
         if self.config.scored {
-            self.scored_moves(Some(node.mask_at as usize), None);
+            self.scored_moves(Some(node.mask_at as usize), None, usize::MAX);
         } else {
             self.ordered_moves();
         }
         debug_assert_eq!(self.order_moves.len(), node.total as usize, "the same order again");
         #[cfg(debug_assertions)]
         if let Some((moves, keys)) = self.first_orders.get(&id) {
-            assert!(moves == &self.order_moves && keys == &self.order_keys, "the same order");
+            let n = moves.len();
+            assert!(
+                moves[..] == self.order_moves[..n] && keys[..] == self.order_keys[..n],
+                "the same order"
+            );
         }
         let from = (node.skipped + node.moves_len) as usize;
         let to = (from + MOVE_BLOCK as usize).min(self.order_moves.len());
@@ -962,6 +972,8 @@ mod tests {
         let (mut f, _, _) = search_on(&level, config);
         let root = f.nodes[0];
         assert!(root.total > FIRST_BLOCK && root.mask_at != u32::MAX, "the root has many moves");
+        // The root's whole order (its first making put only the first block in order).
+        f.scored_moves(None, None, usize::MAX);
         let first = (f.order_moves.clone(), f.order_keys.clone());
         // Some children get seen (the root's among them) ...
         for _ in 0..3 {

@@ -72,11 +72,13 @@ impl Fess {
     /// it marks instead: the same order again); returns the position's own score and how
     /// many moves lead (the advisors' nominations).
     /// With a `perimeter`, the first new child found in it is kept in `self.ahead`, for
-    /// the caller to make at once.
+    /// the caller to make at once. Only the first `sorted` moves are put in order; the
+    /// rest follow them in no order.
     pub(super) fn scored_moves(
         &mut self,
         mask: Option<usize>,
         perimeter: Option<&Backward>,
+        sorted: usize,
     ) -> (Score, u32) {
         let a = Arc::clone(&self.a);
         let p = &a.p;
@@ -131,14 +133,30 @@ impl Fess {
         }
         self.scored_order.clear();
         for (k, (m, sc)) in self.cands.iter().enumerate() {
-            let weight = !advised.contains(&k) as u32;
-            self.scored_order.push((weight, sc.rank(), m.pushes, k as u32));
+            let weight = !advised.contains(&k) as u128;
+            let tail = (m.pushes as u64) << 32 | k as u64;
+            self.scored_order.push((weight << 112 | sc.rank_bits(), tail));
         }
-        self.scored_order.sort_unstable();
+        // Sorted as (weight, rank, pushes, index): two integers compare faster than the tuple.
+        // Only the first `sorted` are needed in order: the rest are counted, and put in order
+        // when a refill generates them again.
+        if sorted < self.scored_order.len().saturating_sub(1) {
+            #[cfg(debug_assertions)]
+            let mut full = self.scored_order.clone();
+            self.scored_order.select_nth_unstable(sorted);
+            self.scored_order[..sorted].sort_unstable();
+            #[cfg(debug_assertions)]
+            {
+                full.sort_unstable();
+                debug_assert_eq!(&full[..sorted], &self.scored_order[..sorted]);
+            }
+        } else {
+            self.scored_order.sort_unstable();
+        }
         self.order_moves.clear();
         self.order_keys.clear();
-        for &(_, _, _, k) in &self.scored_order {
-            let (m, sc) = &self.cands[k as usize];
+        for &(_, tail) in &self.scored_order {
+            let (m, sc) = &self.cands[tail as u32 as usize];
             self.order_moves.push(m.pack());
             self.order_keys.push(sc.order_key());
         }
