@@ -137,14 +137,27 @@ impl BitArea {
     /// Flood from `from` over the floor without the squares of `boxes`; returns the area's
     /// smallest square (as [`crate::analysis::problem::AreaFlood::flood`]).
     pub fn flood(&mut self, g: &BitGrid, boxes: &[u64], from: u16) -> u16 {
+        self.flood_min(g, boxes, from, NONE)
+    }
+
+    /// [`BitArea::flood`] for a caller that knows no square of the area is smaller than
+    /// `least`: once a sweep reaches `least` the flood ends there and returns it (the area
+    /// left partly flooded).
+    pub fn flood_min(&mut self, g: &BitGrid, boxes: &[u64], from: u16, least: u16) -> u16 {
         match g.steps {
-            4 => self.flood_with::<4>(g, boxes, from),
-            5 => self.flood_with::<5>(g, boxes, from),
-            _ => self.flood_with::<6>(g, boxes, from),
+            4 => self.flood_with::<4>(g, boxes, from, least),
+            5 => self.flood_with::<5>(g, boxes, from, least),
+            _ => self.flood_with::<6>(g, boxes, from, least),
         }
     }
 
-    fn flood_with<const STEPS: u32>(&mut self, g: &BitGrid, boxes: &[u64], from: u16) -> u16 {
+    fn flood_with<const STEPS: u32>(
+        &mut self,
+        g: &BitGrid,
+        boxes: &[u64],
+        from: u16,
+        least: u16,
+    ) -> u16 {
         let rows = g.words();
         for r in 0..rows {
             self.free[r] = g.floor[r] & !boxes[r];
@@ -158,6 +171,7 @@ impl BitArea {
         // until a sweep finds nothing new (rows outside those ranges have nothing new to
         // carry).
         let (mut start, mut top) = (r0, r0);
+        let (lr, lb) = if least == NONE { (0, 0) } else { g.at(least) };
         loop {
             for r in start + 1..rows {
                 let seed = reach[r - 1] & free[r] & !reach[r];
@@ -165,6 +179,9 @@ impl BitArea {
                     reach[r] = fill_row::<STEPS>(reach[r] | seed, free[r]);
                     top = r;
                 }
+            }
+            if reach[lr] & lb != 0 {
+                return least;
             }
             let mut low = usize::MAX;
             for r in (0..top).rev() {
@@ -176,6 +193,9 @@ impl BitArea {
             }
             if low == usize::MAX {
                 break;
+            }
+            if reach[lr] & lb != 0 {
+                return least;
             }
             (start, top) = (low, 0);
         }
@@ -243,10 +263,17 @@ impl PlayerArea {
     /// Flood from `from` over the squares not `blocked` (the boxes given to
     /// [`PlayerArea::set_box`] too); returns the area's smallest square.
     pub fn flood(&mut self, p: &Problem, blocked: &[bool], from: u16) -> u16 {
+        self.flood_min(p, blocked, from, NONE)
+    }
+
+    /// [`PlayerArea::flood`] for a caller that knows no square of the area is smaller
+    /// than `least` (`NONE`: none known): the flood may end once it reaches `least`, the
+    /// area then left partly flooded ([`BitArea::flood_min`]).
+    pub fn flood_min(&mut self, p: &Problem, blocked: &[bool], from: u16, least: u16) -> u16 {
         match &self.grid {
             Some(g) => {
                 debug_assert!((0..p.n as u16).all(|s| g.has(&self.boxes, s) == blocked[s as usize]));
-                self.bits.flood(g, &self.boxes, from)
+                self.bits.flood_min(g, &self.boxes, from, least)
             }
             None => self.queue.flood(p, blocked, from),
         }
@@ -449,6 +476,13 @@ mod tests {
             let outside: Vec<u16> = area.unreached(&blocked).collect();
             let expect: Vec<u16> = free.iter().copied().filter(|&s| !flood.reached(s)).collect();
             assert_eq!(outside, expect);
+            // Told a bound no greater than the area's smallest square (the smallest itself,
+            // or a free square outside the area), the flood still gives the smallest.
+            let min = flood.flood(p, &blocked, from);
+            let outside_below = free.iter().copied().find(|&s| s < min && !flood.reached(s));
+            for least in [min, outside_below.unwrap_or(NONE)] {
+                assert_eq!(area.flood_min(p, &blocked, from, least), min, "bound {least}");
+            }
         }
     }
 

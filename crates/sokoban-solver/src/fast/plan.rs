@@ -329,13 +329,8 @@ impl Plan {
         if self.per_cluster {
             let (mut packed, mut filled) = (0, 0);
             for c in &self.clusters {
-                let mut k = 0;
-                while k < c.len() && occupied[p.goals[c[k] as usize] as usize] {
-                    k += 1;
-                }
-                packed += k;
-                filled +=
-                    c[k..].iter().filter(|&&j| occupied[p.goals[j as usize] as usize]).count();
+                let (k, f) = cluster_packing(p, c, |s| occupied[s as usize]);
+                (packed, filled) = (packed + k, filled + f);
             }
             return (packed as u16, filled as u16);
         }
@@ -360,17 +355,52 @@ impl Plan {
         to: u16,
     ) -> (u16, u16) {
         let on_step = |s: u16| self.fill_step[s as usize] != NONE;
+        if self.per_cluster {
+            if !(on_step(from) || on_step(to)) {
+                return base;
+            }
+            let moved = self.clusters_moved(p, occupied, base, from, to);
+            debug_assert_eq!(moved, self.packing(p, occupied, boxes));
+            return moved;
+        }
         if on_step(from) || on_step(to) {
             return self.packing(p, occupied, boxes);
-        }
-        if self.per_cluster {
-            return base;
         }
         let packed = base.0;
         let out = |s: u16| (!self.holds_step(packed, s) && self.out_of_plan_at(packed, s)) as u16;
         let moved = (packed, base.1 - out(from) + out(to));
         debug_assert_eq!(moved, self.packing(p, occupied, boxes));
         moved
+    }
+
+    /// [`Plan::packing_moved`] counted per cluster, the move touching a goal: only the
+    /// clusters of the goals on `from` and `to` can change, each counted before and after.
+    fn clusters_moved(
+        &self,
+        p: &Problem,
+        occupied: &[bool],
+        base: (u16, u16),
+        from: u16,
+        to: u16,
+    ) -> (u16, u16) {
+        let child = |s: u16| occupied[s as usize];
+        let parent = |s: u16| if s == from { true } else { s != to && occupied[s as usize] };
+        let (mut packed, mut filled) = (base.0 as i32, base.1 as i32);
+        let mut done = NONE;
+        for s in [from, to] {
+            let Ok(j) = p.goals.binary_search(&s) else { continue };
+            let c = self.cluster[j];
+            if c == done {
+                continue;
+            }
+            done = c;
+            let goals = &self.clusters[c as usize];
+            let (after, before) =
+                (cluster_packing(p, goals, child), cluster_packing(p, goals, parent));
+            packed += after.0 as i32 - before.0 as i32;
+            filled += after.1 as i32 - before.1 as i32;
+        }
+        (packed as u16, filled as u16)
     }
 
     /// Steps of the plan done: the longest prefix of the steps whose boxes are in place
@@ -698,6 +728,16 @@ fn out_of_plan_zones(p: &Problem, order: &[u16], place: &[u16]) -> Vec<u64> {
         last = i;
     }
     zones
+}
+
+/// A cluster's packing (`c` its goal numbers in order, `occ(s)` where a box is): the goals
+/// of its filled prefix, and the goals past it holding a box.
+fn cluster_packing(p: &Problem, c: &[u16], occ: impl Fn(u16) -> bool) -> (usize, usize) {
+    let mut k = 0;
+    while k < c.len() && occ(p.goals[c[k] as usize]) {
+        k += 1;
+    }
+    (k, c[k..].iter().filter(|&&j| occ(p.goals[j as usize])).count())
 }
 
 /// Goals connected through goals next to each other: the cluster of each goal number, and

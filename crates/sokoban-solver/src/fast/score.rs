@@ -133,6 +133,8 @@ pub struct Scorer {
     regions_first: bool,
     /// Festival's HF features ([`super::fess::Config::hf_hot`]).
     hf_hot: bool,
+    /// The base position's HF hotspots, where they are counted.
+    base_hf_hot: u16,
 }
 
 /// Festival's HF hotspots of the position with `occupied` and `boxes`, the goals of `p`
@@ -158,6 +160,62 @@ fn hf_hotspots(p: &Problem, occupied: &[bool], boxes: impl Iterator<Item = u16>)
     sum
 }
 
+/// [`hf_hotspots`] of the child where the box on `from` went to `to` (`occupied` is the
+/// child's), from the parent's count `base`: only the moved box, the boxes beside its two
+/// squares, and the empty goals on or two squares in line from them can change.
+fn hf_hotspots_moved(p: &Problem, occupied: &[bool], base: u16, from: u16, to: u16) -> u16 {
+    fn box_term(p: &Problem, occ: impl Fn(u16) -> bool, b: u16) -> i32 {
+        (!p.is_goal[b as usize] && p.nbr[b as usize].iter().any(|&y| y == NONE || occ(y))) as i32
+    }
+    fn goal_term(p: &Problem, occ: impl Fn(u16) -> bool, g: u16) -> i32 {
+        let open = (0..4).any(|d| {
+            let y = p.nbr[g as usize][d];
+            y != NONE && {
+                let z = p.nbr[y as usize][d];
+                z != NONE && !occ(z)
+            }
+        });
+        (!occ(g) && !open) as i32
+    }
+    let child = |s: u16| occupied[s as usize];
+    let parent = |s: u16| if s == from { true } else { s != to && occupied[s as usize] };
+    let mut sum = base as i32 - box_term(p, parent, from) + box_term(p, child, to);
+    let mut seen = [NONE; 8];
+    let mut n = 0;
+    for &s in &[from, to] {
+        for &b in &p.nbr[s as usize] {
+            if b == NONE || b == from || b == to || !occupied[b as usize] || seen[..n].contains(&b)
+            {
+                continue;
+            }
+            seen[n] = b;
+            n += 1;
+            sum += box_term(p, child, b) - box_term(p, parent, b);
+        }
+    }
+    let mut goals = [NONE; 10];
+    let mut n = 0;
+    for &s in &[from, to] {
+        let in_line = (0..4).map(|d| {
+            let y = p.nbr[s as usize][d];
+            if y == NONE {
+                NONE
+            } else {
+                p.nbr[y as usize][d]
+            }
+        });
+        for g in std::iter::once(s).chain(in_line) {
+            if g == NONE || !p.is_goal[g as usize] || goals[..n].contains(&g) {
+                continue;
+            }
+            goals[n] = g;
+            n += 1;
+            sum += goal_term(p, child, g) - goal_term(p, parent, g);
+        }
+    }
+    sum as u16
+}
+
 impl Scorer {
     pub fn new(a: &Analysis, regions_first: bool, hf_hot: bool) -> Scorer {
         let p = &a.p;
@@ -177,6 +235,7 @@ impl Scorer {
             base_packing: (0, 0),
             regions_first,
             hf_hot,
+            base_hf_hot: 0,
         }
     }
 
@@ -201,10 +260,11 @@ impl Scorer {
         self.base_areas = self.count_areas(p, &st.occupied);
         self.player_area.set_boxes(&st.boxes);
         if self.hf_hot {
+            self.base_hf_hot = hf_hotspots(p, &st.occupied, st.boxes.iter().copied());
             return Score {
                 packed,
                 regions: self.base_areas,
-                hotspots: hf_hotspots(p, &st.occupied, st.boxes.iter().copied()),
+                hotspots: self.base_hf_hot,
                 dist: self.base_dist,
                 regions_first: self.regions_first,
                 ..Score::default()
@@ -243,8 +303,12 @@ impl Scorer {
             plan.packing_moved(p, &st.occupied, moved, self.base_packing, from, to);
         let (regions, norm) = self.child_areas(p, &st.occupied, from, to, to_groups, player);
         let hf_hot = self.hf_hot.then(|| {
-            let moved = st.boxes.iter().map(|&b| if b == from { to } else { b });
-            hf_hotspots(p, &st.occupied, moved)
+            let hot = hf_hotspots_moved(p, &st.occupied, self.base_hf_hot, from, to);
+            debug_assert_eq!(hot, {
+                let moved = st.boxes.iter().map(|&b| if b == from { to } else { b });
+                hf_hotspots(p, &st.occupied, moved)
+            });
+            hot
         });
         st.occupied[to as usize] = false;
         st.occupied[from as usize] = true;
@@ -344,9 +408,11 @@ impl Scorer {
         // keep its free sides joined: as many parts as the side groups they fall in, one
         // of them the player's.
         let parts = parts_round(p, to, free, to_groups);
-        // Split, the player's part's smallest square is not known: flood it.
+        // Split, the player's part's smallest square is not known: flood it, up to the
+        // smallest square of the area it was split from (where reached, that one).
         let min = if parts > 1 {
-            self.player_area.flood(p, occupied, player)
+            let least = if x_min == to { NONE } else { x_min };
+            self.player_area.flood_min(p, occupied, player, least)
         } else if x_min != to {
             x_min
         } else {
