@@ -737,7 +737,7 @@ impl Fess {
             let cell = (best_past.cell_key(), score_rank(&best_past));
             (score_rank(&own), own.packed, n_adv, cell)
         } else {
-            let (f, n_adv) = self.ordered_moves();
+            let (f, n_adv) = self.ordered_moves(FIRST_BLOCK as usize);
             let r = features_rank(&f);
             (r, (u16::MAX - (r >> 48) as u16), n_adv, (f.key(), r))
         };
@@ -800,7 +800,7 @@ impl Fess {
         if self.config.scored {
             self.scored_moves(Some(node.mask_at as usize), None, usize::MAX);
         } else {
-            self.ordered_moves();
+            self.ordered_moves(usize::MAX);
         }
         debug_assert_eq!(self.order_moves.len(), node.total as usize, "the same order again");
         #[cfg(debug_assertions)]

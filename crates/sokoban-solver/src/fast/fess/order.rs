@@ -138,21 +138,7 @@ impl Fess {
             self.scored_order.push((weight << 112 | sc.rank_bits(), tail));
         }
         // Sorted as (weight, rank, pushes, index): two integers compare faster than the tuple.
-        // Only the first `sorted` are needed in order: the rest are counted, and put in order
-        // when a refill generates them again.
-        if sorted < self.scored_order.len().saturating_sub(1) {
-            #[cfg(debug_assertions)]
-            let mut full = self.scored_order.clone();
-            self.scored_order.select_nth_unstable(sorted);
-            self.scored_order[..sorted].sort_unstable();
-            #[cfg(debug_assertions)]
-            {
-                full.sort_unstable();
-                debug_assert_eq!(&full[..sorted], &self.scored_order[..sorted]);
-            }
-        } else {
-            self.scored_order.sort_unstable();
-        }
+        sort_first(&mut self.scored_order, sorted);
         self.order_moves.clear();
         self.order_keys.clear();
         for &(_, tail) in &self.scored_order {
@@ -268,8 +254,9 @@ impl Fess {
 
     /// The moves of the position in the state, in the order they are tried, into
     /// `order_moves`; returns its features and how many moves lead (the advisors'
-    /// nominations).
-    pub(super) fn ordered_moves(&mut self) -> (Features, u32) {
+    /// nominations). Only the first `sorted` moves are put in order, as in
+    /// [`Fess::scored_moves`].
+    pub(super) fn ordered_moves(&mut self, sorted: usize) -> (Features, u32) {
         let a = Arc::clone(&self.a);
         let p = &a.p;
         let f = self.feats.features(p, &a.plan, &a.rooms, &self.st.boxes, &self.st.occupied);
@@ -295,7 +282,7 @@ impl Fess {
             let score = packed * 100_000 + gain * 256 + m.pushes.min(255) as i32;
             self.order.push((score, k as u32));
         }
-        self.order.sort_unstable();
+        sort_first(&mut self.order, sorted);
         self.order_moves.clear();
         let mut n_adv = 0;
         for &k in advised.iter().filter(|&&k| k != usize::MAX) {
@@ -535,6 +522,25 @@ pub(super) fn features_rank(f: &Features) -> u64 {
         | (f.out_of_plan as u64) << 32
         | (f.regions as u64) << 16
         | f.blocked_links as u64
+}
+
+/// Put the first `sorted` items of `v` in order, the rest after them in no order: only a
+/// node's first block of moves is needed at once, the rest are generated and sorted again
+/// when a refill needs them. Items are distinct, so the block is the full sort's.
+fn sort_first<T: Ord + Copy + std::fmt::Debug>(v: &mut [T], sorted: usize) {
+    if sorted >= v.len().saturating_sub(1) {
+        v.sort_unstable();
+        return;
+    }
+    #[cfg(debug_assertions)]
+    let mut full = v.to_vec();
+    v.select_nth_unstable(sorted);
+    v[..sorted].sort_unstable();
+    #[cfg(debug_assertions)]
+    {
+        full.sort_unstable();
+        debug_assert_eq!(&full[..sorted], &v[..sorted]);
+    }
 }
 
 /// The same from a score (scored strategy): more packed, fewer areas, fewer blocked
