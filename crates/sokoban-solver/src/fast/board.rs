@@ -81,6 +81,14 @@ pub const NO_GROUPS: u8 = u8::MAX;
 /// Most boxes a macro move can name (14 bits).
 pub const MAX_BOXES: usize = 1 << 14;
 
+/// The occupancy before the move of a box from `from` to `to`, read from the child's
+/// `occupied` (for counts made from the parent's: what the move changed is counted both
+/// ways).
+#[inline]
+pub fn before_move(occupied: &[bool], from: u16, to: u16) -> impl Fn(u16) -> bool + Copy + '_ {
+    move |s| if s == from { true } else { s != to && occupied[s as usize] }
+}
+
 /// One position being looked at, with everything the analysis reads.
 pub struct State {
     /// Box squares, sorted.

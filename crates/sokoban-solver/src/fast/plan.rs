@@ -384,7 +384,7 @@ impl Plan {
         to: u16,
     ) -> (u16, u16) {
         let child = |s: u16| occupied[s as usize];
-        let parent = |s: u16| if s == from { true } else { s != to && occupied[s as usize] };
+        let parent = super::board::before_move(occupied, from, to);
         let (mut packed, mut filled) = (base.0 as i32, base.1 as i32);
         let mut done = NONE;
         for s in [from, to] {

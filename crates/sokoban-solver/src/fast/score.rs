@@ -10,7 +10,7 @@
 
 use std::cmp::Reverse;
 
-use super::board::State;
+use super::board::{before_move, State};
 use super::features::{label_areas, parts_round, HotBase};
 use super::shared::Analysis;
 use crate::analysis::bits::PlayerArea;
@@ -140,46 +140,39 @@ pub struct Scorer {
 /// Festival's HF hotspots of the position with `occupied` and `boxes`, the goals of `p`
 /// its target squares.
 fn hf_hotspots(p: &Problem, occupied: &[bool], boxes: impl Iterator<Item = u16>) -> u16 {
-    let taken = |s: u16| s == NONE || occupied[s as usize];
-    let mut sum = 0;
-    for b in boxes {
-        if !p.is_goal[b as usize] && p.nbr[b as usize].iter().any(|&y| taken(y)) {
-            sum += 1;
+    let occ = |s: u16| occupied[s as usize];
+    let boxes_hot: i32 = boxes.map(|b| hf_box_hot(p, occ, b)).sum();
+    let goals_shut: i32 = p.goals.iter().map(|&g| hf_goal_shut(p, occ, g)).sum();
+    (boxes_hot + goals_shut) as u16
+}
+
+/// 1 for a box on `b` off the targets beside a wall or a box (`occ(s)` where a box is).
+#[inline]
+fn hf_box_hot(p: &Problem, occ: impl Fn(u16) -> bool, b: u16) -> i32 {
+    (!p.is_goal[b as usize] && p.nbr[b as usize].iter().any(|&y| y == NONE || occ(y))) as i32
+}
+
+/// 1 for an empty target `g` no box can be pushed into: on each side a wall, or a wall or a
+/// box beyond the square next to it.
+#[inline]
+fn hf_goal_shut(p: &Problem, occ: impl Fn(u16) -> bool, g: u16) -> i32 {
+    let open = (0..4).any(|d| {
+        let y = p.nbr[g as usize][d];
+        y != NONE && {
+            let z = p.nbr[y as usize][d];
+            z != NONE && !occ(z)
         }
-    }
-    for &g in &p.goals {
-        if occupied[g as usize] {
-            continue;
-        }
-        let open = (0..4).any(|d| {
-            let y = p.nbr[g as usize][d];
-            y != NONE && !taken(p.nbr[y as usize][d])
-        });
-        sum += !open as u16;
-    }
-    sum
+    });
+    (!occ(g) && !open) as i32
 }
 
 /// [`hf_hotspots`] of the child where the box on `from` went to `to` (`occupied` is the
 /// child's), from the parent's count `base`: only the moved box, the boxes beside its two
 /// squares, and the empty goals on or two squares in line from them can change.
 fn hf_hotspots_moved(p: &Problem, occupied: &[bool], base: u16, from: u16, to: u16) -> u16 {
-    fn box_term(p: &Problem, occ: impl Fn(u16) -> bool, b: u16) -> i32 {
-        (!p.is_goal[b as usize] && p.nbr[b as usize].iter().any(|&y| y == NONE || occ(y))) as i32
-    }
-    fn goal_term(p: &Problem, occ: impl Fn(u16) -> bool, g: u16) -> i32 {
-        let open = (0..4).any(|d| {
-            let y = p.nbr[g as usize][d];
-            y != NONE && {
-                let z = p.nbr[y as usize][d];
-                z != NONE && !occ(z)
-            }
-        });
-        (!occ(g) && !open) as i32
-    }
     let child = |s: u16| occupied[s as usize];
-    let parent = |s: u16| if s == from { true } else { s != to && occupied[s as usize] };
-    let mut sum = base as i32 - box_term(p, parent, from) + box_term(p, child, to);
+    let parent = before_move(occupied, from, to);
+    let mut sum = base as i32 - hf_box_hot(p, parent, from) + hf_box_hot(p, child, to);
     let mut seen = [NONE; 8];
     let mut n = 0;
     for &s in &[from, to] {
@@ -190,7 +183,7 @@ fn hf_hotspots_moved(p: &Problem, occupied: &[bool], base: u16, from: u16, to: u
             }
             seen[n] = b;
             n += 1;
-            sum += box_term(p, child, b) - box_term(p, parent, b);
+            sum += hf_box_hot(p, child, b) - hf_box_hot(p, parent, b);
         }
     }
     let mut goals = [NONE; 10];
@@ -210,7 +203,7 @@ fn hf_hotspots_moved(p: &Problem, occupied: &[bool], base: u16, from: u16, to: u
             }
             goals[n] = g;
             n += 1;
-            sum += goal_term(p, child, g) - goal_term(p, parent, g);
+            sum += hf_goal_shut(p, child, g) - hf_goal_shut(p, parent, g);
         }
     }
     sum as u16
