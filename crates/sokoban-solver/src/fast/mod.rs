@@ -100,9 +100,12 @@ const STALL_PULL_EVERY: u64 = 32;
 /// its part is at least this fraction of the whole ([`FastSearch::grant_memory`]).
 const GRANT_PARTS: usize = 64;
 /// HF searches the stage makes, each after a backward search of its own (the second's
-/// pulls ordered otherwise: [`Backward::away`]). XSokoban 50 is solved by the second
-/// (never before), 66 and 69 by the first.
-const HF_ATTEMPTS: u32 = 2;
+/// pulls ordered otherwise: [`Backward::away`]; the third's ranked by open floor as well:
+/// [`Backward::open`]). XSokoban 50 is solved by the second (never before), 66 and 69 by
+/// the first; the third solves Sasquatch I 40, III 21, V 25 and VI 37 within 30 s, one
+/// thread (the second ranked so instead loses XSokoban 50; bench/decisions.md). With
+/// `bicon` (portfolio lane 1) the second ranks so already, and there is no third.
+const HF_ATTEMPTS: u32 = 3;
 /// A backward search the strategies meet: its new positions kept for
 /// [`FastSearch::meet_fresh`] unless the switches say otherwise (`nomeetback`).
 fn perimeter(mut back: Backward, exp: &Experiments) -> Backward {
@@ -284,7 +287,7 @@ pub struct FastSearch {
     /// (one call in three), then a scored search starts toward its best position — the
     /// fewest floor areas, then the fewest boxes on goals (see [`HF`]) — and the backward
     /// search goes on growing (one call in `HF_BACK_EVERY`) as the perimeter every
-    /// strategy meets, until the HF search has made its moves; then the second attempt
+    /// strategy meets, until the HF search has made its moves; then the next attempt
     /// (`HF_ATTEMPTS`), with a backward search of its own. A level of `MANY_BOXES` boxes
     /// or more has the stage from the start, in its Festival form ([`HfMode`]).
     hf: HfStage,
@@ -551,14 +554,17 @@ impl FastSearch {
 
     /// The backward search of the HF stage's next attempt: the first orders its pulls toward
     /// the start squares, the second away from the goals ([`Backward::away`]), the other way
-    /// round on a level of many boxes with `manyaway` (a portfolio lane's); it makes
-    /// `HF_PULLS` pulls (or fills its memory) before the HF search starts.
+    /// round on a level of many boxes with `manyaway` (a portfolio lane's); the one away
+    /// from the goals ranks by open floor with `bicon` ([`Backward::open`]), and so does
+    /// any attempt after the second. It makes `HF_PULLS` pulls (or fills its memory) before
+    /// the HF search starts.
     fn begin_backward(&mut self) {
         let (a, player, boxes, share) =
             (Arc::clone(&self.analysis), self.player, &self.boxes, self.back_share);
         let exp = &self.analysis.exp;
         let away = (self.hf_searches % 2 == 1) != (self.many && exp.many_away);
-        let back = if away && exp.open_back {
+        let open = (away && exp.open_back) || self.hf_searches >= 2;
+        let back = if open {
             Backward::open(a, player, boxes, share)
         } else if away {
             Backward::away(a, player, boxes, share)
@@ -571,7 +577,11 @@ impl FastSearch {
         self.back_active = false;
         self.hf = HfStage::Pulling(self.hf_pulls);
         if self.tracing() {
-            let way = if away { "away from the goals" } else { "toward the start squares" };
+            let way = match (open, away) {
+                (true, _) => "away from the goals, ranked by open floor",
+                (_, true) => "away from the goals",
+                _ => "toward the start squares",
+            };
             let n = self.hf_searches + 1;
             self.trace.push(format!("the HF stage's backward search {n} begins, {way}"));
         }
@@ -592,7 +602,10 @@ impl FastSearch {
             self.runs.pop();
             self.turn %= self.runs.len();
         }
-        if self.hf_searches < self.analysis.exp.hf_attempts.unwrap_or(HF_ATTEMPTS) {
+        // With `bicon` the open ranking has had its attempt already.
+        let exp = &self.analysis.exp;
+        let attempts = exp.hf_attempts.unwrap_or(if exp.open_back { 2 } else { HF_ATTEMPTS });
+        if self.hf_searches < attempts {
             self.begin_backward();
         } else {
             self.hf = HfStage::Off;
@@ -1290,6 +1303,37 @@ mod tests {
         assert!(pulls > 0 && many.progress().pulls >= pulls);
         let solution = crate::build_solution(&level, many.problem(), &pushes).unwrap();
         assert_eq!(solution.pushes, pushes.len());
+    }
+
+    /// The HF stage's attempts: toward the start squares, away from the goals, then away
+    /// ranked by open floor (`Backward::open`); with `bicon` the second ranks so already and
+    /// there is no third.
+    #[test]
+    fn the_third_hf_attempt_ranks_by_open_floor() {
+        let ends = |exp: &str| {
+            let mut s = search_with(ROOM, exp);
+            for k in 0..=3 {
+                s.hf_searches = k;
+                s.end_hf_search();
+            }
+            let begun: Vec<String> =
+                s.trace.iter().filter(|t| t.contains(" begins, ")).cloned().collect();
+            (begun, s.hf)
+        };
+        let (begun, stage) = ends("trace");
+        assert_eq!(
+            begun,
+            [
+                "the HF stage's backward search 1 begins, toward the start squares",
+                "the HF stage's backward search 2 begins, away from the goals",
+                "the HF stage's backward search 3 begins, away from the goals, ranked by open floor",
+            ]
+        );
+        assert_eq!(stage, HfStage::Off);
+        let (begun, stage) = ends("trace,bicon");
+        assert_eq!(begun.len(), 2);
+        assert!(begun[1].ends_with("2 begins, away from the goals, ranked by open floor"));
+        assert_eq!(stage, HfStage::Off);
     }
 
     /// A generated level (`9x9-5-23`) whose packing search's plan fills the goal at the top
