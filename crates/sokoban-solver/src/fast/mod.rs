@@ -621,6 +621,24 @@ impl FastSearch {
         FastEvent::Solved(back.pushes_from(id))
     }
 
+    /// The HF search's form in the attempt under way: the level's ([`HfMode`]) in the
+    /// first two; in the third, ranked by open floor, Festival's on every level (the target
+    /// counted in any order, areas first, its HF hotspots, ending on a stall), as portfolio
+    /// lane 1 searches: Sasquatch III 13 and VI 28 solved in 10–12 s, one thread
+    /// (bench/decisions.md).
+    fn attempt_mode(&self) -> HfMode {
+        if self.hf_searches < 3 {
+            return self.hf_mode;
+        }
+        let exp = &self.analysis.exp;
+        HfMode {
+            unordered: true,
+            regions_first: true,
+            hot: !exp.no_hf_hot,
+            stall: Some(exp.hf_stall.unwrap_or(HF_STALL)),
+        }
+    }
+
     /// The HF search: a scored search toward the backward search's position with the
     /// fewest floor areas, then boxes on goals — those squares as its goals, the level's
     /// walls and floor — that ends by meeting the backward search's positions (its own
@@ -644,14 +662,15 @@ impl FastSearch {
         }
         let l2 = Layout::new(&b2, &p2);
         let exp = &self.analysis.exp;
-        let a2 = if self.hf_mode.unordered {
+        let mode = self.attempt_mode();
+        let a2 = if mode.unordered {
             let plan = Arc::new(Plan::unordered(&p2, &self.boxes));
             Arc::new(Analysis::new(Arc::new(p2), Arc::new(l2), plan, Arc::clone(exp)))
         } else {
             analyse(Arc::new(p2), Arc::new(l2), &self.boxes, exp, true)
         };
         let learned = Learned::new(&a2.p);
-        let (regions_first, hf_hot) = (self.hf_mode.regions_first, self.hf_mode.hot);
+        let (regions_first, hf_hot) = (mode.regions_first, mode.hot);
         let config = Config { regions_first, hf_hot, ..HF.config };
         let fess = Engine::Fess(Box::new(Fess::new(
             a2,
@@ -666,7 +685,7 @@ impl FastSearch {
             let picture = hf_target_picture(board, &b2);
             self.trace.push(format!("the HF search starts: {:?}\n{picture}", back.stats));
         }
-        let stall = self.hf_mode.stall.map(Stall::new);
+        let stall = mode.stall.map(Stall::new);
         self.runs.push(Running { strategy: HF, fess, full: false, start_packed, hf: true, stall });
     }
 
@@ -1306,8 +1325,8 @@ mod tests {
     }
 
     /// The HF stage's attempts: toward the start squares, away from the goals, then away
-    /// ranked by open floor (`Backward::open`); with `bicon` the second ranks so already and
-    /// there is no third.
+    /// ranked by open floor (`Backward::open`) with the HF search in Festival's form; with
+    /// `bicon` the second ranks so already and there is no third.
     #[test]
     fn the_third_hf_attempt_ranks_by_open_floor() {
         let ends = |exp: &str| {
@@ -1330,6 +1349,13 @@ mod tests {
             ]
         );
         assert_eq!(stage, HfStage::Off);
+        // The third attempt searches in Festival's form on a level of few boxes too.
+        let mut s = search_with(ROOM, "");
+        assert!(!s.hf_mode.unordered && !s.hf_mode.hot && s.hf_mode.stall.is_none());
+        s.hf_searches = 3;
+        let third = s.attempt_mode();
+        assert!(third.unordered && third.regions_first && third.hot);
+        assert_eq!(third.stall, Some(HF_STALL));
         let (begun, stage) = ends("trace,bicon");
         assert_eq!(begun.len(), 2);
         assert!(begun[1].ends_with("2 begins, away from the goals, ranked by open floor"));
