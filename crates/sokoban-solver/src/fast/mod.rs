@@ -106,6 +106,9 @@ const GRANT_PARTS: usize = 64;
 /// thread (the second ranked so instead loses XSokoban 50; bench/decisions.md). With
 /// `bicon` (portfolio lane 1) the second ranks so already, and there is no third.
 const HF_ATTEMPTS: u32 = 3;
+/// The attempt (counted from 1) from which the backward search ranks by open floor and the
+/// HF search takes Festival's form on every level ([`FastSearch::attempt_mode`]).
+const OPEN_ATTEMPT: u32 = 3;
 /// A backward search the strategies meet: its new positions kept for
 /// [`FastSearch::meet_fresh`] unless the switches say otherwise (`nomeetback`).
 fn perimeter(mut back: Backward, exp: &Experiments) -> Backward {
@@ -563,7 +566,8 @@ impl FastSearch {
             (Arc::clone(&self.analysis), self.player, &self.boxes, self.back_share);
         let exp = &self.analysis.exp;
         let away = (self.hf_searches % 2 == 1) != (self.many && exp.many_away);
-        let open = (away && exp.open_back) || self.hf_searches >= 2;
+        // `hf_searches` counts the HF searches begun: this attempt is the next.
+        let open = (away && exp.open_back) || self.hf_searches + 1 >= OPEN_ATTEMPT;
         let back = if open {
             Backward::open(a, player, boxes, share)
         } else if away {
@@ -627,7 +631,8 @@ impl FastSearch {
     /// lane 1 searches: Sasquatch III 13 and VI 28 solved in 10–12 s, one thread
     /// (bench/decisions.md).
     fn attempt_mode(&self) -> HfMode {
-        if self.hf_searches < 3 {
+        // Called once the attempt's HF search is counted in `hf_searches`.
+        if self.hf_searches < OPEN_ATTEMPT {
             return self.hf_mode;
         }
         let exp = &self.analysis.exp;
@@ -1352,7 +1357,7 @@ mod tests {
         // The third attempt searches in Festival's form on a level of few boxes too.
         let mut s = search_with(ROOM, "");
         assert!(!s.hf_mode.unordered && !s.hf_mode.hot && s.hf_mode.stall.is_none());
-        s.hf_searches = 3;
+        s.hf_searches = OPEN_ATTEMPT;
         let third = s.attempt_mode();
         assert!(third.unordered && third.regions_first && third.hot);
         assert_eq!(third.stall, Some(HF_STALL));
