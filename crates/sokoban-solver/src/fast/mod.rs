@@ -375,6 +375,19 @@ struct HfMode {
     stall: Option<u64>,
 }
 
+impl HfMode {
+    /// Festival's form: the target in any order, areas first, its HF hotspots (unless
+    /// `nohfhot`), ending on a stall (`HF_STALL` unless the switches say otherwise).
+    fn festival(exp: &Experiments) -> HfMode {
+        HfMode {
+            unordered: true,
+            regions_first: true,
+            hot: !exp.no_hf_hot,
+            stall: Some(exp.hf_stall.unwrap_or(HF_STALL)),
+        }
+    }
+}
+
 /// Where the HF stage is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum HfStage {
@@ -452,12 +465,15 @@ impl FastSearch {
             })
             .collect();
         let many = exp.many_boxes.unwrap_or(MANY_BOXES).is_some_and(|k| boxes.len() >= k);
-        let regions_first = exp.hf_regions || many;
-        let hf_mode = HfMode {
-            unordered: exp.hf_unordered || many,
-            regions_first,
-            hot: regions_first && !exp.no_hf_hot,
-            stall: exp.hf_stall.or(many.then_some(HF_STALL)),
+        let hf_mode = if many {
+            HfMode::festival(&exp)
+        } else {
+            HfMode {
+                unordered: exp.hf_unordered,
+                regions_first: exp.hf_regions,
+                hot: exp.hf_regions && !exp.no_hf_hot,
+                stall: exp.hf_stall,
+            }
         };
         FastSearch {
             analysis,
@@ -633,14 +649,9 @@ impl FastSearch {
     fn attempt_mode(&self) -> HfMode {
         // Called once the attempt's HF search is counted in `hf_searches`.
         if self.hf_searches < OPEN_ATTEMPT {
-            return self.hf_mode;
-        }
-        let exp = &self.analysis.exp;
-        HfMode {
-            unordered: true,
-            regions_first: true,
-            hot: !exp.no_hf_hot,
-            stall: Some(exp.hf_stall.unwrap_or(HF_STALL)),
+            self.hf_mode
+        } else {
+            HfMode::festival(&self.analysis.exp)
         }
     }
 
