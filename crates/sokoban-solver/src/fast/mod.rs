@@ -581,9 +581,10 @@ impl FastSearch {
         let (a, player, boxes, share) =
             (Arc::clone(&self.analysis), self.player, &self.boxes, self.back_share);
         let exp = &self.analysis.exp;
-        let away = (self.hf_searches % 2 == 1) != (self.many && exp.many_away);
-        // `hf_searches` counts the HF searches begun: this attempt is the next.
-        let open = (away && exp.open_back) || self.hf_searches + 1 >= OPEN_ATTEMPT;
+        // `hf_searches` counts the HF searches begun: this attempt (from 1) is the next.
+        let attempt = self.hf_searches + 1;
+        let away = (attempt % 2 == 0) != (self.many && exp.many_away);
+        let open = (away && exp.open_back) || attempt >= OPEN_ATTEMPT;
         let back = if open {
             Backward::open(a, player, boxes, share)
         } else if away {
@@ -602,8 +603,7 @@ impl FastSearch {
                 (_, true) => "away from the goals",
                 _ => "toward the start squares",
             };
-            let n = self.hf_searches + 1;
-            self.trace.push(format!("the HF stage's backward search {n} begins, {way}"));
+            self.trace.push(format!("the HF stage's backward search {attempt} begins, {way}"));
         }
     }
 
@@ -647,8 +647,9 @@ impl FastSearch {
     /// lane 1 searches: Sasquatch III 13 and VI 28 solved in 10–12 s, one thread
     /// (bench/decisions.md).
     fn attempt_mode(&self) -> HfMode {
-        // Called once the attempt's HF search is counted in `hf_searches`.
-        if self.hf_searches < OPEN_ATTEMPT {
+        // Called once the attempt's HF search is counted: `hf_searches` is its number.
+        let attempt = self.hf_searches;
+        if attempt < OPEN_ATTEMPT {
             self.hf_mode
         } else {
             HfMode::festival(&self.analysis.exp)
