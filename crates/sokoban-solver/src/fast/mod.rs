@@ -359,7 +359,7 @@ impl Stall {
 
 /// How the HF search counts, ranks and ends (Festival's HF search: boxes on the target
 /// squares in any order, fewer floor areas first; it goes on while it comes nearer).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct HfMode {
     /// Boxes on target squares counted in any order ([`Plan::unordered`]), not in the order
     /// of a packing plan of the target.
@@ -377,14 +377,18 @@ struct HfMode {
 
 impl HfMode {
     /// Festival's form: the target in any order, areas first, its HF hotspots (unless
-    /// `nohfhot`), ending on a stall (`HF_STALL` unless the switches say otherwise).
-    fn festival(exp: &Experiments) -> HfMode {
-        HfMode {
-            unordered: true,
-            regions_first: true,
-            hot: !exp.no_hf_hot,
-            stall: Some(exp.hf_stall.unwrap_or(HF_STALL)),
+    /// `nohfhot`), ending on a stall (`HF_STALL` unless the switches say otherwise). With
+    /// `hffew`, on a level of fewer than `MANY_BOXES` boxes, the target in its packing
+    /// plan's order with the plain scores, ending on a stall: on Sasquatch I 26 (12 boxes
+    /// between pillars) the unordered count fills target squares that shut others off
+    /// (5 of 12 in 100,000 moves), the plan's order reaches and meets (portfolio lane 1:
+    /// 20 -> 25 of the 47 few-box levels lane 0 misses at 250,000, bench/decisions.md).
+    fn festival(exp: &Experiments, boxes: usize) -> HfMode {
+        let stall = Some(exp.hf_stall.unwrap_or(HF_STALL));
+        if exp.hf_few && exp.hf_few_below.or(MANY_BOXES).is_some_and(|k| boxes < k) {
+            return HfMode { unordered: false, regions_first: false, hot: false, stall };
         }
+        HfMode { unordered: true, regions_first: true, hot: !exp.no_hf_hot, stall }
     }
 }
 
@@ -466,7 +470,7 @@ impl FastSearch {
             .collect();
         let many = exp.many_boxes.unwrap_or(MANY_BOXES).is_some_and(|k| boxes.len() >= k);
         let hf_mode = if many {
-            HfMode::festival(&exp)
+            HfMode::festival(&exp, boxes.len())
         } else {
             HfMode {
                 unordered: exp.hf_unordered,
@@ -652,7 +656,7 @@ impl FastSearch {
         if attempt < OPEN_ATTEMPT {
             self.hf_mode
         } else {
-            HfMode::festival(&self.analysis.exp)
+            HfMode::festival(&self.analysis.exp, self.boxes.len())
         }
     }
 
@@ -1373,6 +1377,14 @@ mod tests {
         let third = s.attempt_mode();
         assert!(third.unordered && third.regions_first && third.hot);
         assert_eq!(third.stall, Some(HF_STALL));
+        // With `hffew`, a level of few boxes keeps the plan's order and the plain scores.
+        let mut s = search_with(ROOM, "hffew");
+        s.hf_searches = OPEN_ATTEMPT;
+        let few = s.attempt_mode();
+        assert!(!few.unordered && !few.regions_first && !few.hot);
+        assert_eq!(few.stall, Some(HF_STALL));
+        let lane = search_with(ROOM, "many0,hffew");
+        assert_eq!(lane.hf_mode, few);
         let (begun, stage) = ends("trace,bicon");
         assert_eq!(begun.len(), 2);
         assert!(begun[1].ends_with("2 begins, away from the goals, ranked by open floor"));
