@@ -71,10 +71,13 @@ const HF_AFTER: u64 = 400_000;
 /// bench/decisions.md).
 const MANY_BOXES: Option<usize> = Some(20);
 /// Such a level's pulls before its HF search (Festival gives its backward phase a third of
-/// a strategy's time), and the moves without a rise after which its HF search ends
-/// (Sasquatch V 35: met the backward search after 18,587 HF moves, its count 36 of 37 since
-/// 12,000).
+/// a strategy's time).
 const MANY_PULLS: u64 = 100_000;
+/// The moves without a rise of its count after which an HF search ends (Sasquatch V 35:
+/// met the backward search after 18,587 HF moves, its count 36 of 37 since 12,000). On every
+/// level: ending after 10,000 moves instead, the ordered HF search of few boxes left
+/// Sasquatch I 26 and 30 unsolved (2 of 12 and 9 of 12, one thread 30 s); with it, 3.9 and
+/// 4.3 s (bench/decisions.md).
 const HF_STALL: u64 = 100_000;
 /// Once the HF search runs, one call in this many is the backward search's, growing the
 /// perimeter every strategy may meet (one in three: XSokoban 90 four seconds slower).
@@ -370,9 +373,8 @@ struct HfMode {
     /// Where areas come first, the whole development suite at 250,000 moves: 355 -> 361
     /// (bench/decisions.md: HF hotspots).
     hot: bool,
-    /// The search ends once its count has not risen for this many moves (`None`: after
-    /// `HF_MOVES`).
-    stall: Option<u64>,
+    /// The search ends once its count has not risen for this many moves.
+    stall: u64,
 }
 
 impl HfMode {
@@ -384,7 +386,7 @@ impl HfMode {
     /// (5 of 12 in 100,000 moves), the plan's order reaches and meets (portfolio lane 1:
     /// 20 -> 25 of the 47 few-box levels lane 0 misses at 250,000, bench/decisions.md).
     fn festival(exp: &Experiments, boxes: usize) -> HfMode {
-        let stall = Some(exp.hf_stall.unwrap_or(HF_STALL));
+        let stall = exp.hf_stall.unwrap_or(HF_STALL);
         if exp.hf_few && exp.hf_few_below.or(MANY_BOXES).is_some_and(|k| boxes < k) {
             return HfMode { unordered: false, regions_first: false, hot: false, stall };
         }
@@ -476,7 +478,7 @@ impl FastSearch {
                 unordered: exp.hf_unordered,
                 regions_first: exp.hf_regions,
                 hot: exp.hf_regions && !exp.no_hf_hot,
-                stall: exp.hf_stall,
+                stall: exp.hf_stall.unwrap_or(HF_STALL),
             }
         };
         FastSearch {
@@ -706,7 +708,7 @@ impl FastSearch {
             let picture = hf_target_picture(board, &b2);
             self.trace.push(format!("the HF search starts: {:?}\n{picture}", back.stats));
         }
-        let stall = mode.stall.map(Stall::new);
+        let stall = Some(Stall::new(mode.stall));
         self.runs.push(Running { strategy: HF, fess, full: false, start_packed, hf: true, stall });
     }
 
@@ -1314,7 +1316,7 @@ mod tests {
         let few = search_with(ROOM, &format!("many{}", boxes + 1));
         assert_eq!(few.hf_after, HF_AFTER);
         assert!(
-            !few.hf_mode.unordered && !few.hf_mode.regions_first && few.hf_mode.stall.is_none()
+            !few.hf_mode.unordered && !few.hf_mode.regions_first && few.hf_mode.stall == HF_STALL
         );
         let mut away = search_with(ROOM, &format!("many{boxes},manyaway,trace"));
         (0..8).for_each(|_| _ = away.run(1)); // the stage is looked at every eighth call
@@ -1326,7 +1328,7 @@ mod tests {
         assert_eq!((many.hf_after, many.pull_every, many.hf_pulls), (0, None, 50));
         assert!(many.hf_mode.unordered && many.hf_mode.regions_first && many.hf_mode.hot);
         assert!(!few.hf_mode.hot);
-        assert_eq!(many.hf_mode.stall, Some(HF_STALL));
+        assert_eq!(many.hf_mode.stall, HF_STALL);
         let level = sokoban_core::format::parse_level(ROOM).unwrap();
         let pushes = loop {
             match many.run(1) {
@@ -1372,17 +1374,17 @@ mod tests {
         assert_eq!(stage, HfStage::Off);
         // The third attempt searches in Festival's form on a level of few boxes too.
         let mut s = search_with(ROOM, "");
-        assert!(!s.hf_mode.unordered && !s.hf_mode.hot && s.hf_mode.stall.is_none());
+        assert!(!s.hf_mode.unordered && !s.hf_mode.hot && s.hf_mode.stall == HF_STALL);
         s.hf_searches = OPEN_ATTEMPT;
         let third = s.attempt_mode();
         assert!(third.unordered && third.regions_first && third.hot);
-        assert_eq!(third.stall, Some(HF_STALL));
+        assert_eq!(third.stall, HF_STALL);
         // With `hffew`, a level of few boxes keeps the plan's order and the plain scores.
         let mut s = search_with(ROOM, "hffew");
         s.hf_searches = OPEN_ATTEMPT;
         let few = s.attempt_mode();
         assert!(!few.unordered && !few.regions_first && !few.hot);
-        assert_eq!(few.stall, Some(HF_STALL));
+        assert_eq!(few.stall, HF_STALL);
         let lane = search_with(ROOM, "many0,hffew");
         assert_eq!(lane.hf_mode, few);
         let (begun, stage) = ends("trace,bicon");

@@ -620,18 +620,11 @@ pub fn strategy_names() -> Vec<&'static str> {
     main.chain(CLUSTER_FIRST).chain([GREEDY.name, SPRINT.name, OTHER_PLAN.name, HF.name]).collect()
 }
 
-/// Moves the HF search makes before it stops: where it works it meets the backward search
-/// at once (XSokoban 66 after 3,292 moves, 69 after 2,612). When it stops without meeting,
-/// the backward search stops growing too.
-const HF_MOVES: u64 = 10_000;
 /// The HF search: the scored strategy toward the backward search's best position,
-/// learning apart (its goals are its own).
-pub const HF: Strategy = Strategy {
-    name: "HF toward the backward search",
-    apart: true,
-    limit: HF_MOVES,
-    ..STRATEGIES[1]
-};
+/// learning apart (its goals are its own); it ends on a stall of its count
+/// ([`super::FastSearch`]'s `HF_STALL`).
+pub const HF: Strategy =
+    Strategy { name: "HF toward the backward search", apart: true, ..STRATEGIES[1] };
 
 #[cfg(test)]
 mod tests {
