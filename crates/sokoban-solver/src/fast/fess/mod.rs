@@ -271,6 +271,8 @@ pub struct Fess {
     mask_buf: Vec<u64>,
     scorer: Scorer,
     cands: Vec<(Move, Score)>,
+    /// The children's keys and move indices, probed in the store once all are scored.
+    child_keys: Vec<(u64, u32)>,
     scored_order: Vec<(u128, u64)>,
     order: Vec<(i32, u32)>,
     next_goals: Vec<u16>,
@@ -352,6 +354,7 @@ impl Fess {
             mask_buf: Vec::new(),
             scorer: Scorer::new(&a, config.regions_first, config.hf_hot),
             cands: Vec::new(),
+            child_keys: Vec::new(),
             scored_order: Vec::new(),
             order: Vec::new(),
             next_goals: Vec::new(),
