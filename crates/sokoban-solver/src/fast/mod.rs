@@ -261,18 +261,22 @@ struct Running {
     full: bool,
     /// Goals its start position packs in plan order.
     start_packed: u16,
-    /// The HF search: its goals are not the level's (its solutions are none, and running
-    /// out of moves proves nothing).
-    hf: bool,
-    /// The HF search's watch on its best packed count, where it ends on a stall.
-    stall: Option<Stall>,
+    /// Set for the HF search only: its watch on its best packed count, where it ends on a
+    /// stall. Its goals are not the level's (its solutions are none, and running out of
+    /// moves proves nothing).
+    hf_stall: Option<Stall>,
 }
 
 impl Running {
+    /// The HF search, not one of the level's strategies.
+    fn hf(&self) -> bool {
+        self.hf_stall.is_some()
+    }
+
     /// True when running out of moves proves the level unsolvable: a search on the level's
     /// own goals with every move.
     fn proves_unsolvable(&self) -> bool {
-        !self.hf && !self.fess.cuts_moves()
+        !self.hf() && !self.fess.cuts_moves()
     }
 }
 
@@ -467,7 +471,7 @@ impl FastSearch {
                     )))
                 };
                 let start_packed = fess.stats().best_packed;
-                Running { strategy, fess, full: false, start_packed, hf: false, stall: None }
+                Running { strategy, fess, full: false, start_packed, hf_stall: None }
             })
             .collect();
         let many = exp.many_boxes.unwrap_or(MANY_BOXES).is_some_and(|k| boxes.len() >= k);
@@ -619,7 +623,7 @@ impl FastSearch {
     /// after the last attempt the backward search stops growing, its positions kept for
     /// the strategies to meet.
     fn end_hf_search(&mut self) {
-        if self.runs.last().is_some_and(|r| r.hf) {
+        if self.runs.last().is_some_and(Running::hf) {
             if self.tracing() {
                 self.trace_meeting(true);
                 let st = self.runs.last().map(|r| r.fess.stats());
@@ -708,8 +712,8 @@ impl FastSearch {
             let picture = hf_target_picture(board, &b2);
             self.trace.push(format!("the HF search starts: {:?}\n{picture}", back.stats));
         }
-        let stall = Some(Stall::new(mode.stall));
-        self.runs.push(Running { strategy: HF, fess, full: false, start_packed, hf: true, stall });
+        let hf_stall = Some(Stall::new(mode.stall));
+        self.runs.push(Running { strategy: HF, fess, full: false, start_packed, hf_stall });
     }
 
     /// The problem searched.
@@ -787,7 +791,7 @@ impl FastSearch {
         if self.supplied.as_ref().is_some_and(|(k, _)| self.calls % 8 == 0 && self.moves() >= *k) {
             self.take_supplied_plan();
         }
-        if self.hf == HfStage::Running && self.runs.last().is_some_and(|r| r.hf && r.full) {
+        if self.hf == HfStage::Running && self.runs.last().is_some_and(|r| r.hf() && r.full) {
             self.end_hf_search();
         }
         if self.hf == HfStage::Waiting && self.calls % 8 == 0 {
@@ -849,7 +853,7 @@ impl FastSearch {
         let moves = (budget * run.strategy.share / max_share).max(1);
         let event = run.fess.run(moves, self.back.as_ref());
         let stats = run.fess.stats();
-        if let Some(st) = run.stall.as_mut() {
+        if let Some(st) = run.hf_stall.as_mut() {
             if st.stalled(stats.best_packed, stats.generated) {
                 run.full = true; // the HF search no longer comes nearer its target
             }
@@ -875,7 +879,7 @@ impl FastSearch {
                 }
             }
             // The HF search's goals are not the level's: it ends only by meeting.
-            FessEvent::Solved(_) if run.hf => {
+            FessEvent::Solved(_) if run.hf() => {
                 run.full = true;
                 FastEvent::Budget
             }
@@ -1024,7 +1028,7 @@ impl FastSearch {
     /// position, and the start, share with the nearest backward positions: a line when the
     /// trace is read after its best packed count rose, and one as it ends (`ending`).
     fn trace_meeting(&mut self, ending: bool) {
-        let (Some(run), Some(back)) = (self.runs.last().filter(|r| r.hf), &self.back) else {
+        let (Some(run), Some(back)) = (self.runs.last().filter(|r| r.hf()), &self.back) else {
             return;
         };
         let packed = run.fess.stats().best_packed;
