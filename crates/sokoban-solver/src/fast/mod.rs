@@ -318,6 +318,8 @@ pub struct FastSearch {
     hf_searches: u32,
     /// The HF search's best packed count the trace last reported ([`FastSearch::trace_meeting`]).
     traced_packed: u16,
+    /// Why the HF search under way ended, for the trace.
+    hf_end: &'static str,
     /// While the strategies have made fewer than `HF_AFTER` moves, the backward search's
     /// share of the calls in its pulling phase: one in this many (`None`: one in three).
     pull_every: Option<u64>,
@@ -509,6 +511,7 @@ impl FastSearch {
             hf_pulls: exp.hf_pulls.unwrap_or(if many { MANY_PULLS } else { HF_PULLS }),
             hf_searches: 0,
             traced_packed: 0,
+            hf_end: "",
             trace,
             solved_by: None,
             supplied: later.map(|l| (exp.supplied_after.unwrap_or(schedule::SUPPLIED_AFTER), l)),
@@ -627,7 +630,8 @@ impl FastSearch {
             if self.tracing() {
                 self.trace_meeting(true);
                 let st = self.runs.last().map(|r| r.fess.stats());
-                self.trace.push(format!("the HF search ends: {st:?}"));
+                let why = self.hf_end;
+                self.trace.push(format!("the HF search ends ({why}): {st:?}"));
             }
             self.runs.pop();
             self.turn %= self.runs.len();
@@ -710,7 +714,11 @@ impl FastSearch {
         let start_packed = fess.stats().best_packed;
         if self.tracing() {
             let picture = hf_target_picture(board, &b2);
-            self.trace.push(format!("the HF search starts: {:?}\n{picture}", back.stats));
+            let depth = back.pulls_to(id).len();
+            self.trace.push(format!(
+                "the HF search starts, its target {depth} pulls deep: {:?}\n{picture}",
+                back.stats
+            ));
         }
         let hf_stall = Some(Stall::new(mode.stall));
         self.runs.push(Running { strategy: HF, fess, full: false, start_packed, hf_stall });
@@ -856,6 +864,7 @@ impl FastSearch {
         if let Some(st) = run.hf_stall.as_mut() {
             if st.stalled(stats.best_packed, stats.generated) {
                 run.full = true; // the HF search no longer comes nearer its target
+                self.hf_end = "stalled";
             }
         } else if run.strategy.limit > 0 && stats.generated >= run.strategy.limit {
             run.full = true; // a probe that has had its moves: no more turns
@@ -881,6 +890,7 @@ impl FastSearch {
             // The HF search's goals are not the level's: it ends only by meeting.
             FessEvent::Solved(_) if run.hf() => {
                 run.full = true;
+                self.hf_end = "its target reached, unmet";
                 FastEvent::Budget
             }
             FessEvent::Solved(pushes) => {
@@ -905,6 +915,10 @@ impl FastSearch {
             FessEvent::Exhausted if run.proves_unsolvable() => FastEvent::Unsolvable,
             FessEvent::Exhausted | FessEvent::MemoryFull => {
                 run.full = true;
+                if run.hf() {
+                    let full = matches!(event, FessEvent::MemoryFull);
+                    self.hf_end = if full { "its memory full" } else { "exhausted" };
+                }
                 if self.runs.iter().all(|r| r.full) {
                     FastEvent::OutOfMemory
                 } else {
