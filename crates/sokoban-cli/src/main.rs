@@ -117,6 +117,9 @@ struct PlanArgs {
     /// Levels to draw: N or A-B (numbers in the collection, from 1)
     #[arg(long, value_name = "A-B", value_parser = parse_range)]
     levels: Option<(usize, usize)>,
+    /// Development switches of the fast search, as `solve --experiments` takes them
+    #[arg(long, value_name = "LIST")]
+    experiments: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -296,12 +299,15 @@ fn convert(a: ConvertArgs) -> Result<ExitCode, String> {
 fn plan(a: PlanArgs) -> Result<ExitCode, String> {
     let coll = read_collection(&a.file)?;
     let (lo, hi) = a.levels.unwrap_or((1, usize::MAX));
+    let exp = sokoban_solver::fast::Experiments::parse(a.experiments.as_deref().unwrap_or(""))
+        .map_err(|e| format!("--experiments: {e}"))?;
+    let exp = std::sync::Arc::new(exp);
     let mut all_valid = true;
     for e in coll.entries.iter().filter(|e| e.number >= lo && e.number <= hi) {
         match e.level() {
             Ok(level) => {
                 println!("level {}", e.number);
-                print!("{}", sokoban_solver::fast::plan_picture(&level));
+                print!("{}", sokoban_solver::fast::plan_picture(&level, &exp));
             }
             Err(err) => {
                 all_valid = false;

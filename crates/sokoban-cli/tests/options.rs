@@ -163,6 +163,12 @@ fn old_spellings_still_work() {
     let (code, out, _) = sokoban(&["plan", &p, "--levels", "5"], None);
     assert_eq!(code, 0);
     assert!(out.starts_with("level 5\n"), "{out}");
+    // The plan under development switches, as `solve` takes them; an unknown one is refused.
+    let (code, with, _) = sokoban(&["plan", &p, "--levels", "5", "--experiments", "oneplan"], None);
+    assert_eq!((code, &with), (0, &out));
+    let (code, _, err) = sokoban(&["plan", &p, "--experiments", "nosuch"], None);
+    assert_eq!(code, 2);
+    assert!(err.contains("nosuch"), "{err}");
 }
 
 #[test]

@@ -1107,13 +1107,13 @@ impl FastSearch {
 /// the plan parks boxes, and where the order cannot be followed from the start (its first
 /// goals, filled first, leave the other boxes unable to fill the rest:
 /// [`Plan::first_dead_prefix`]).
-pub fn plan_picture(level: &sokoban_core::Level) -> String {
+pub fn plan_picture(level: &sokoban_core::Level, exp: &Arc<Experiments>) -> String {
     let board = &level.board;
     let p = Problem::new(board);
     let layout = Arc::new(Layout::new(board, &p));
     let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
     let player = p.compact[level.start.player];
-    let (analysis, greedy) = analyse_both(Arc::new(p), layout, &boxes, &Arc::default(), true);
+    let (analysis, greedy) = analyse_both(Arc::new(p), layout, &boxes, exp, true);
     let (analysis, followable) = followed_plan(analysis, greedy, &boxes, player, &mut Vec::new());
     let (p, plan) = (&analysis.p, &analysis.plan);
     let mut out = draw_plan(level, p, plan);
@@ -1541,7 +1541,9 @@ mod tests {
     /// how many goals.
     #[test]
     fn plan_picture_tells_an_order_that_cannot_be_followed() {
-        let picture = |xsb: &str| plan_picture(&sokoban_core::format::parse_level(xsb).unwrap());
+        let picture = |xsb: &str| {
+            plan_picture(&sokoban_core::format::parse_level(xsb).unwrap(), &Arc::default())
+        };
         let kept = picture(NOT_FOLLOWABLE);
         assert!(
             kept.ends_with(
