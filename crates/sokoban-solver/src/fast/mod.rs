@@ -511,7 +511,7 @@ impl FastSearch {
             hf_pulls: exp.hf_pulls.unwrap_or(if many { MANY_PULLS } else { HF_PULLS }),
             hf_searches: 0,
             traced_packed: 0,
-            hf_end: "",
+            hf_end: "no reason",
             trace,
             solved_by: None,
             supplied: later.map(|l| (exp.supplied_after.unwrap_or(schedule::SUPPLIED_AFTER), l)),
@@ -679,6 +679,7 @@ impl FastSearch {
         self.back_active = true;
         self.hf_searches += 1;
         self.traced_packed = 0;
+        self.hf_end = "no reason";
         let Some(back) = self.back.as_ref() else { return self.end_hf_search() };
         let Some(id) = back.best() else { return self.end_hf_search() };
         let (p, board) = (&self.analysis.p, &self.analysis.layout.board);
@@ -1101,12 +1102,12 @@ impl FastSearch {
     }
 }
 
-/// The packing plan of a level drawn on its board (XSB rows): each goal shows its place in
-/// the packing order (`1`-`9`, then `a`-`z`, then `A`-`Z`, then `+`), so a person can see
-/// which goals the fast search fills first; below it, the counts, the steps in order when
-/// the plan parks boxes, and where the order cannot be followed from the start (its first
-/// goals, filled first, leave the other boxes unable to fill the rest:
-/// [`Plan::first_dead_prefix`]).
+/// The packing plan of a level, as the fast search under the switches `exp` makes it, drawn
+/// on its board (XSB rows): each goal shows its place in the packing order (`1`-`9`, then
+/// `a`-`z`, then `A`-`Z`, then `+`), so a person can see which goals the fast search fills
+/// first; below it, the counts, the steps in order when the plan parks boxes, and where the
+/// order cannot be followed from the start (its first goals, filled first, leave the other
+/// boxes unable to fill the rest: [`Plan::first_dead_prefix`]).
 pub fn plan_picture(level: &sokoban_core::Level, exp: &Arc<Experiments>) -> String {
     let board = &level.board;
     let p = Problem::new(board);
