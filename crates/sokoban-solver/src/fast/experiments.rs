@@ -274,6 +274,9 @@ impl Experiments {
 ///   biconnected strategy, `bicon`): +15, eight of them Sasquatch III's, IV's and V's. On
 ///   a level of fewer than 20 boxes its HF search follows the target's packing plan
 ///   (`hffew`): 20 -> 25 of the 47 such levels lane 0 misses at 250,000, at 1,000,000.
+///   It keeps the packing search's plan where lane 0 follows another (`packingplan`): two
+///   threads, 30 s, on the 55 of lane 0's misses whose plan that changes, Sasquatch I 46
+///   (1.9 s; Festival: two cores only), III 13 and V 47 won, none lost.
 /// - Lane 2, the backward search from the start as a perimeter at a small share: where the
 ///   plan misleads, meeting it solves small and middling levels. It keeps the packing
 ///   search's plan where lane 0 follows the greedy removals' ([`super::followed_plan`]); on
@@ -287,7 +290,7 @@ impl Experiments {
 ///   clusters one by one; the rules strategy alone), chosen the same way at 250,000 moves
 ///   before pulls were counted: +1, 0, 0 then.
 const LANES: [&str; 7] = [
-    "many0,manyaway,bicon,hffew",
+    "many0,manyaway,bicon,hffew,packingplan",
     "hfafter0,pullevery8,packingplan,manynear,merge",
     "opener,explorer",
     "hfafter0,pullevery8,nopacksearch,manynear,merge",
