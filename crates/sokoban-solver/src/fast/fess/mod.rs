@@ -271,8 +271,8 @@ pub struct Fess {
     mask_buf: Vec<u64>,
     scorer: Scorer,
     cands: Vec<(Move, Score)>,
-    /// The children's keys and move indices, probed in the store once all are scored.
-    child_keys: Vec<(u64, u32)>,
+    /// The children's keys, one a move, probed in the store once all are scored.
+    child_keys: Vec<u64>,
     scored_order: Vec<(u128, u64)>,
     order: Vec<(i32, u32)>,
     next_goals: Vec<u16>,

@@ -104,25 +104,26 @@ impl Fess {
                     ^ p.z_box[from as usize]
                     ^ p.z_box[m.to as usize]
                     ^ p.z_player[norm as usize];
-                self.child_keys.push((child_key, k as u32));
+                self.child_keys.push(child_key);
             }
             self.cands.push((m, score));
         }
         if mask.is_none() {
             // Probed back to back once all are scored, the stores' cache misses overlap:
-            // ×0.965 at 1,500,000 moves (bench/decisions.md).
+            // ×0.965 at 1,500,000 moves (bench/decisions.md). Without a mask no move was
+            // left out, so candidate `k` is move `k`.
             let mut kept = 0;
-            for j in 0..self.cands.len() {
-                let (child_key, k) = self.child_keys[j];
+            for k in 0..self.cands.len() {
+                let child_key = self.child_keys[k];
                 if self.seen.contains_key(&child_key) {
-                    self.mask_buf[k as usize / 64] |= 1 << (k % 64);
+                    self.mask_buf[k / 64] |= 1 << (k % 64);
                     continue;
                 }
                 if self.ahead.is_none() && perimeter.is_some_and(|b| b.lookup(child_key).is_some())
                 {
-                    self.ahead = Some(self.cands[j].0.pack());
+                    self.ahead = Some(self.cands[k].0.pack());
                 }
-                self.cands.swap(kept, j);
+                self.cands.swap(kept, k);
                 kept += 1;
             }
             self.cands.truncate(kept);
