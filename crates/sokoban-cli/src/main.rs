@@ -307,7 +307,8 @@ fn plan(a: PlanArgs) -> Result<ExitCode, String> {
         match e.level() {
             Ok(level) => {
                 println!("level {}", e.number);
-                print!("{}", sokoban_solver::fast::plan_picture(&level, &exp));
+                let memory = sokoban_solver::memory::FAST_MIB << 20;
+                print!("{}", sokoban_solver::fast::plan_picture(&level, &exp, memory));
             }
             Err(err) => {
                 all_valid = false;

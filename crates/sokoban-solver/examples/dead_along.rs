@@ -43,7 +43,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let layout = Layout::new(b, &p);
     let start: Vec<u16> = level.start.box_squares().iter().map(|&s| p.compact[s]).collect();
     let exp = std::env::var("EXP").map_or(Ok(Default::default()), |e| Experiments::parse(&e))?;
-    let (a, kept) = fast::analyse_both(Arc::new(p), Arc::new(layout), &start, &Arc::new(exp), true);
+    let (a, kept) = fast::analyse_both(
+        Arc::new(p),
+        Arc::new(layout),
+        &start,
+        &Arc::new(exp),
+        fast::Packing::Once,
+    );
     let player0 = a.p.compact[level.start.player];
     let mut trace = Vec::new();
     let (mut a, _) = fast::followed_plan(a, kept, &start, player0, &mut trace);

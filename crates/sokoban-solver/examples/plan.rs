@@ -36,8 +36,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // With EXP set, the experiments it names (as `solve --experiments`).
         let exp =
             std::env::var("EXP").map_or(Ok(Default::default()), |e| Experiments::parse(&e))?;
+        let packing = if greedy {
+            fast::Packing::Off
+        } else {
+            fast::Packing::again(sokoban_solver::memory::FAST_MIB << 20, None)
+        };
         let (a, kept) =
-            fast::analyse_both(Arc::new(p), Arc::new(layout), &start, &Arc::new(exp), !greedy);
+            fast::analyse_both(Arc::new(p), Arc::new(layout), &start, &Arc::new(exp), packing);
         let player = a.p.compact[level.start.player];
         let mut trace = Vec::new();
         let (mut a, _) = fast::followed_plan(a, kept, &start, player, &mut trace);

@@ -276,8 +276,14 @@ impl Solver {
             }
             Mode::Fast => {
                 let exp = &options.experiments;
-                Search::Fast(Box::new(fast::FastSearch::new(
-                    &reduced, p, player, &cboxes, bytes, exp,
+                Search::Fast(Box::new(fast::FastSearch::with_time_limit(
+                    &reduced,
+                    p,
+                    player,
+                    &cboxes,
+                    bytes,
+                    options.time_limit_ms,
+                    exp,
                 )))
             }
         };

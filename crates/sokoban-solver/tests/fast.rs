@@ -16,7 +16,7 @@ use sokoban_solver::fast::board::Layout;
 use sokoban_solver::fast::features::{FeatureScratch, Rooms};
 use sokoban_solver::fast::plan::{Plan, Step as PlanStep};
 use sokoban_solver::fast::shared::Analysis;
-use sokoban_solver::fast::{draw_plan, packing_search_plan, FastEvent, FastSearch};
+use sokoban_solver::fast::{draw_plan, packing_search_plan, FastEvent, FastSearch, Packing};
 use sokoban_solver::{solve, Limit, Mode, Options, Report, Solver, Status, StdClock, Step};
 
 fn fast_options() -> Options {
@@ -435,7 +435,7 @@ fn packing_plan_of(level: &Level) -> (Problem, Plan) {
         Arc::new(plan),
         Arc::default(),
     ));
-    let plan = packing_search_plan(&a, &boxes).expect("a plan");
+    let plan = packing_search_plan(&a, &boxes, Packing::Once).expect("a plan");
     (p, plan)
 }
 

@@ -26,7 +26,10 @@
 //! boxes to place, then fewest on goals) gives the plan ([`super::plan::Plan::from_pulls`]).
 //! The *supplied* packing search ([`Backward::packing_supplied`]) also drops every position
 //! whose goals still holding boxes, filled first, would leave the boxes where they start
-//! unable to fill the rest.
+//! unable to fill the rest. The packing search *by Festival's rules*
+//! ([`Backward::packing_festival`]) takes only pulls that take a box off wherever there is
+//! one, and ranks and advises as Festival's: the second packing search, where the first
+//! leaves boxes on the board.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -56,6 +59,8 @@ enum Aim {
     /// Pulls away from the goals; positions ranked by floor areas, then squares on no cycle
     /// of the free floor ([`Backward::open`]).
     Open,
+    /// The packing search by Festival's rules ([`Backward::packing_festival`]).
+    Festival,
 }
 
 /// A stored backward position.
@@ -132,6 +137,8 @@ pub struct Backward {
     best_cell: u32,
     /// Pulls from each square to the nearest start square of a box (`u16::MAX`: never).
     start_dist: Vec<u16>,
+    /// [`Aim::Festival`]: the goals in target holes ([`target_holes`]); else empty.
+    holes: Vec<bool>,
     /// Per square, what the pulls are ordered by among equals (lower first): `start_dist`,
     /// or how near the goals a box there is ([`Backward::away`]).
     order_dist: Vec<u16>,
@@ -209,6 +216,20 @@ impl Backward {
         Self::with_removal(a, NONE, boxes, memory_limit, true, Aim::Start)
     }
 
+    /// [`Backward::packing`] by the rules of Festival's packing search, which finish where
+    /// ours runs out of room on some levels of many boxes (Sasquatch I 34: 13 of 19 boxes
+    /// still on the board when 64 MiB are full, none after 1.7M pulls by these rules):
+    /// - where some pull takes a box off the board, only those pulls, one a box (its base
+    ///   moves);
+    /// - positions ranked by boxes left, then floor areas, then boxes on goals;
+    /// - the advised pull: where a box can leave, the leaving pull of a box off the goals
+    ///   first, not from a target hole, then the longest; else the longest pull off a goal
+    ///   that takes the boxes farther from the goals, not from a target hole;
+    /// - among equals, pulls that leave the boxes farther from the goals first.
+    pub fn packing_festival(a: Arc<Analysis>, boxes: &[u16], memory_limit: usize) -> Backward {
+        Self::with_removal(a, NONE, boxes, memory_limit, true, Aim::Festival)
+    }
+
     /// [`Backward::packing`] in which a position is dropped when the goals still holding
     /// boxes, filled first forward, would leave the boxes where they start unable to fill
     /// the rest (`supply`, made for these boxes and the player's start): its plan then
@@ -273,7 +294,7 @@ impl Backward {
     ) -> Backward {
         let p = Arc::clone(&a.p);
         let start_dist = start_distances(&p, boxes);
-        let order_dist = if matches!(aim, Aim::Away | Aim::Open) {
+        let order_dist = if matches!(aim, Aim::Away | Aim::Open | Aim::Festival) {
             nearness_to_goals(&p)
         } else {
             start_dist.clone()
@@ -321,6 +342,7 @@ impl Backward {
             turn: 0,
             best_cell: 0,
             start_dist,
+            holes: if aim == Aim::Festival { target_holes(&p) } else { Vec::new() },
             order_dist,
             start_reach,
             matcher: crate::analysis::matching::Matcher::default(),
@@ -621,6 +643,24 @@ impl Backward {
         self.stats.fewest_on_goals = self.stats.fewest_on_goals.min(on_goals);
         self.move_buf.clear();
         self.gen.generate(p, &a.layout, &mut self.st, true, &mut self.move_buf);
+        let festival = self.aim == Aim::Festival;
+        let leaves =
+            |b: &Backward, m: &Move| b.removes(m.to) && !b.removes(b.st.boxes[m.box_i as usize]);
+        let can_leave = festival && self.move_buf.iter().any(|m| leaves(self, m));
+        if can_leave {
+            // Festival's base moves: only the pulls that take a box off, the first of each
+            // box (the moves come box by box).
+            let mut last = u16::MAX;
+            let mut buf = std::mem::take(&mut self.move_buf);
+            buf.retain(|m| {
+                let keep = m.box_i != last && leaves(self, m);
+                if keep {
+                    last = m.box_i;
+                }
+                keep
+            });
+            self.move_buf = buf;
+        }
         let (regions, off_cycles) = if self.aim == Aim::Open {
             self.areas_and_off_cycles()
         } else {
@@ -632,7 +672,9 @@ impl Backward {
         // on goals (packing search); floor areas, then boxes on goals (otherwise: the HF
         // search's target, open to the player; XSokoban 66 solved with it, fewest boxes
         // on goals alone never).
-        let rank = if self.removal {
+        let rank = if festival {
+            (live as u32) << 24 | (regions.min(0xFF) as u32) << 16 | on_goals as u32
+        } else if self.removal {
             (live as u32) << 16 | on_goals as u32
         } else if self.aim == Aim::Open {
             (regions as u32) << 16 | off_cycles as u32
@@ -646,7 +688,7 @@ impl Backward {
         let target = match self.aim {
             Aim::Near => (regions as u64) << 48 | (dist as u64) << 16 | on_goals as u64,
             Aim::Open => (rank as u64) << 32 | dist as u64,
-            Aim::Start | Aim::Away => rank as u64,
+            Aim::Start | Aim::Away | Aim::Festival => rank as u64,
         };
         if target < self.best.0 && (self.removal || self.reachable_from_start()) {
             self.best = (target, id);
@@ -656,6 +698,7 @@ impl Backward {
         let od = &self.order_dist;
         self.order.clear();
         let mut best_off: Option<(u32, usize)> = None;
+        let mut best_advice: Option<(u32, usize)> = None;
         for (k, m) in self.move_buf.iter().enumerate() {
             let from = self.st.boxes[m.box_i as usize];
             let off = p.is_goal[from as usize] && !p.is_goal[m.to as usize];
@@ -665,6 +708,20 @@ impl Backward {
                 + if removed { 0 } else { od[m.to as usize] as u32 };
             let goals_after = on_goals as u32 - off as u32
                 + (!p.is_goal[from as usize] && p.is_goal[m.to as usize]) as u32;
+            if festival {
+                // Festival's advisors: the pull to advise among those that leave, else
+                // among the pulls of a box from a goal taking the boxes farther from the
+                // goals; a box off the goals first, then one not from a target hole, then
+                // the longest pull.
+                let on_goal = p.is_goal[from as usize];
+                let candidate = if can_leave { removed } else { on_goal && d < dist };
+                let advice = (on_goal as u32) << 17
+                    | (self.holes[from as usize] as u32) << 16
+                    | (0xFFFF - m.pushes as u32);
+                if candidate && best_advice.is_none_or(|(b, _)| advice < b) {
+                    best_advice = Some((advice, k));
+                }
+            }
             let key = if self.removal {
                 // Removing a box beats everything; then boxes on goals, then distance.
                 unplaced_after.min(0xFF) << 24 | goals_after.min(0xFF) << 16 | d.min(0xFFFF)
@@ -672,10 +729,13 @@ impl Backward {
                 goals_after << 24 | d.min(0xFF_FFFF)
             };
             let advised = if self.removal { removed || (off && !self.removes(from)) } else { off };
-            if advised && best_off.is_none_or(|(bk, _)| key < bk) {
+            if !festival && advised && best_off.is_none_or(|(bk, _)| key < bk) {
                 best_off = Some((key, k));
             }
             self.order.push((1, key, k as u32));
+        }
+        if festival {
+            best_off = best_advice;
         }
         // Only the first pull is needed to file the node, and many nodes are never picked:
         // the rest are sorted when the node is picked first (`sort_rest`), kept meanwhile in
@@ -894,6 +954,26 @@ impl Backward {
     }
 }
 
+/// Festival's target holes: a goal with walls on three sides, then, taken for a wall, the
+/// goal before it, and so on. A box there blocks none of the others, so the packing search
+/// fills them first (pulls from them last).
+fn target_holes(p: &Problem) -> Vec<bool> {
+    let mut hole = vec![false; p.n];
+    loop {
+        let mut changed = false;
+        for s in 0..p.n {
+            let shut = p.nbr[s].iter().filter(|&&y| y == NONE || hole[y as usize]).count();
+            if p.is_goal[s] && !hole[s] && shut == 3 {
+                hole[s] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return hole;
+        }
+    }
+}
+
 /// Per square, how near the goals a box there is: the largest summed push distance to every
 /// goal (those it can reach) of any square, less the square's own, divided by the goals.
 fn nearness_to_goals(p: &Problem) -> Vec<u16> {
@@ -966,6 +1046,54 @@ mod tests {
         assert_eq!(pr.0, nr.0, "as few floor areas");
         assert!(nr.1 <= pr.1, "nearer the start squares: {nr:?} against {pr:?}");
         assert!(nr.1 > 0, "not the start position itself");
+    }
+
+    /// Festival's target holes: goals walled on three sides, and the goals before them in
+    /// their dead end; ROOM's goals, open on two sides or more, are none.
+    #[test]
+    fn target_holes_are_the_goals_of_dead_ends() {
+        let level = sokoban_core::format::parse_level(
+            "#######\n#...  #\n##### #\n#  $$ #\n# @$  #\n#######",
+        )
+        .unwrap();
+        let p = Problem::new(&level.board);
+        let holes = target_holes(&p);
+        let at = |c| holes[p.compact[level.board.square(1, c)] as usize];
+        assert!(at(1) && at(2) && at(3) && !at(4));
+        assert_eq!(holes.iter().filter(|&&h| h).count(), 3);
+        let (_, _, _, a, _) = analysed(ROOM);
+        assert!(!target_holes(&a.p).contains(&true));
+    }
+
+    /// The packing search by Festival's rules places every box of ROOM; wherever a box
+    /// can leave the board, a position it stores was reached by a pull that took one off.
+    #[test]
+    fn the_packing_search_by_festivals_rules_places_every_box() {
+        let (_, boxes, _, a, _) = analysed(ROOM);
+        let mut back = Backward::packing_festival(Arc::clone(&a), &boxes, 16 << 20);
+        assert!(matches!(back.run(100_000), BackEvent::Reached(_)));
+        let end = back.best().expect("the end");
+        let plan = super::super::plan::Plan::from_pulls(&a.p, &boxes, &back.pulls_to(end));
+        assert_eq!(plan.relaxed, 0);
+        let mut order = plan.order.clone();
+        order.sort_unstable();
+        assert_eq!(order, (0..a.p.goals.len() as u16).collect::<Vec<_>>());
+        for id in 1..back.nodes.len() as u32 {
+            let parent = back.nodes[id as usize].parent;
+            if parent == NO_NODE {
+                continue;
+            }
+            back.load(parent);
+            back.move_buf.clear();
+            back.gen.generate(&a.p, &a.layout, &mut back.st, true, &mut back.move_buf);
+            let can_leave = back
+                .move_buf
+                .iter()
+                .any(|m| back.removes(m.to) && !back.removes(back.st.boxes[m.box_i as usize]));
+            if can_leave {
+                assert!(back.nodes[id as usize].live < back.nodes[parent as usize].live);
+            }
+        }
     }
 
     /// [`Backward::nearest_overlap`]: a stored position shares every box with itself, and

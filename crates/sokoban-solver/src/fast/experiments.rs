@@ -99,6 +99,9 @@ pub struct Experiments {
     /// HF search's target its position nearest them ([`super::back::Backward::near`];
     /// `manynear`).
     pub many_near: bool,
+    /// No second packing search by Festival's rules where the first leaves boxes on the
+    /// board (`nopackagain`).
+    pub no_pack_again: bool,
     /// Boxes from which the HF stage starts at once in its Festival form (`manyN`;
     /// `nomany`: never).
     pub many_boxes: Option<Option<usize>>,
@@ -225,6 +228,7 @@ impl Experiments {
                 "nomeetback" => &mut e.no_meet_back,
                 "nomeetahead" => &mut e.no_meet_ahead,
                 "manynear" => &mut e.many_near,
+                "nopackagain" => &mut e.no_pack_again,
                 _ => {
                     if let Some(k) = numbered::<u64>(name, "pullevery") {
                         e.pull_every = Some(k?.max(1));

@@ -39,7 +39,7 @@ use greedy::Greedy;
 use plan::Plan;
 pub use schedule::{
     analyse, analyse_both, followed_plan, packing_search_plan, strategy_names,
-    supplied_packing_plan, Schedule, Strategy, GREEDY, HF, OTHER_PLAN, SPRINT, STRATEGIES,
+    supplied_packing_plan, Packing, Schedule, Strategy, GREEDY, HF, OTHER_PLAN, SPRINT, STRATEGIES,
     STRATEGIES_PLAIN,
 };
 use shared::{Analysis, Learned};
@@ -421,7 +421,22 @@ impl FastSearch {
         memory_limit: usize,
         exp: &Experiments,
     ) -> FastSearch {
-        let schedule = Schedule::build(board, p, player, boxes, exp);
+        FastSearch::with_time_limit(board, p, player, boxes, memory_limit, None, exp)
+    }
+
+    /// [`FastSearch::new`] for a search with a time limit, which bounds the second packing
+    /// search's pulls ([`Packing::again`]).
+    pub fn with_time_limit(
+        board: &Board,
+        p: Problem,
+        player: u16,
+        boxes: &[u16],
+        memory_limit: usize,
+        time_limit_ms: Option<f64>,
+        exp: &Experiments,
+    ) -> FastSearch {
+        let again = Packing::again(memory_limit, time_limit_ms);
+        let schedule = Schedule::build(board, p, player, boxes, exp, again);
         FastSearch::from_schedule(schedule, player, boxes, memory_limit)
     }
 
@@ -1107,14 +1122,21 @@ impl FastSearch {
 /// `a`-`z`, then `A`-`Z`, then `+`), so a person can see which goals the fast search fills
 /// first; below it, the counts, the steps in order when the plan parks boxes, and where the
 /// order cannot be followed from the start (its first goals, filled first, leave the other
-/// boxes unable to fill the rest: [`Plan::first_dead_prefix`]).
-pub fn plan_picture(level: &sokoban_core::Level, exp: &Arc<Experiments>) -> String {
+/// boxes unable to fill the rest: [`Plan::first_dead_prefix`]). `memory_limit`: the budget
+/// of the search whose plan it is (its second packing search may take it all).
+pub fn plan_picture(
+    level: &sokoban_core::Level,
+    exp: &Arc<Experiments>,
+    memory_limit: usize,
+) -> String {
     let board = &level.board;
     let p = Problem::new(board);
     let layout = Arc::new(Layout::new(board, &p));
     let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
     let player = p.compact[level.start.player];
-    let (analysis, greedy) = analyse_both(Arc::new(p), layout, &boxes, exp, true);
+    let packing =
+        if exp.no_pack_again { Packing::Once } else { Packing::again(memory_limit, None) };
+    let (analysis, greedy) = analyse_both(Arc::new(p), layout, &boxes, exp, packing);
     let (analysis, followable) = followed_plan(analysis, greedy, &boxes, player, &mut Vec::new());
     let (p, plan) = (&analysis.p, &analysis.plan);
     let mut out = draw_plan(level, p, plan);
@@ -1457,7 +1479,8 @@ mod tests {
         let layout = Arc::new(Layout::new(&level.board, &p));
         let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
         let player = p.compact[level.start.player];
-        let (packing, kept) = analyse_both(Arc::new(p), layout, &boxes, &Arc::default(), true);
+        let (packing, kept) =
+            analyse_both(Arc::new(p), layout, &boxes, &Arc::default(), Packing::Once);
         (level, boxes, player, packing, kept)
     }
 
@@ -1543,7 +1566,7 @@ mod tests {
     #[test]
     fn plan_picture_tells_an_order_that_cannot_be_followed() {
         let picture = |xsb: &str| {
-            plan_picture(&sokoban_core::format::parse_level(xsb).unwrap(), &Arc::default())
+            plan_picture(&sokoban_core::format::parse_level(xsb).unwrap(), &Arc::default(), 1 << 30)
         };
         let kept = picture(NOT_FOLLOWABLE);
         assert!(

@@ -88,6 +88,11 @@ pub struct Plan {
     onward: Vec<u16>,
     /// Parking steps count as done only by steps done (see [`Plan::packed`]).
     pub until: bool,
+    /// Made by the packing search by Festival's rules
+    /// ([`super::schedule::packing_search_plan`]): followed even where the dead-prefix test
+    /// fails it, a test that does not tell Festival's orders from ours
+    /// (bench/festival-plans.md).
+    pub festival: bool,
 }
 
 /// One step of the plan: a box onto `square`. A goal is filled for good; a parking square
@@ -208,6 +213,7 @@ impl Plan {
             vacate_step,
             onward,
             until: true,
+            festival: false,
         }
     }
 

@@ -45,9 +45,11 @@ impl Schedule {
         player: u16,
         boxes: &[u16],
         exp: &Experiments,
+        again: Packing,
     ) -> Schedule {
         let supplied = if exp.supplied_after == Some(0) { Supplied::Now } else { Supplied::Later };
-        Schedule::from_start(Start::new(board, p, boxes, exp), player, boxes, supplied)
+        let start = Start::new(board, p, boxes, exp, again);
+        Schedule::from_start(start, player, boxes, supplied)
     }
 
     /// The schedule of a search whose supplied packing search was put off, from its start
@@ -156,8 +158,9 @@ pub struct Start {
 
 impl Start {
     /// The start for `board` (boxes frozen on goals already made walls), its problem, and
-    /// the start boxes given as compact squares.
-    fn new(board: &Board, p: Problem, boxes: &[u16], exp: &Experiments) -> Start {
+    /// the start boxes given as compact squares; `again`: the packing searches to run
+    /// (the switches may leave out the second or both).
+    fn new(board: &Board, p: Problem, boxes: &[u16], exp: &Experiments, again: Packing) -> Start {
         let layout = Arc::new(Layout::new(board, &p));
         let mut strategies: Vec<Strategy> = STRATEGIES.to_vec();
         match exp.only {
@@ -188,8 +191,14 @@ impl Start {
         let hf = !use_back && !exp.no_hf && boxes.len() * p.n * p.n <= SCORED_MAX_WORK;
         let p = Arc::new(p);
         let exp = Arc::new(exp.clone());
-        let (mut analysis, greedy) =
-            analyse_both(Arc::clone(&p), layout, boxes, &exp, !exp.no_packing_search);
+        let packing = if exp.no_packing_search {
+            Packing::Off
+        } else if exp.no_pack_again {
+            Packing::Once
+        } else {
+            again
+        };
+        let (mut analysis, greedy) = analyse_both(Arc::clone(&p), layout, boxes, &exp, packing);
         if exp.plan_per_cluster {
             let mut plan = (*analysis.plan).clone();
             plan.per_cluster = true;
@@ -397,7 +406,33 @@ pub fn analyse(
     exp: &Arc<Experiments>,
     packing: bool,
 ) -> Arc<Analysis> {
-    analyse_both(p, layout, boxes, exp, packing).0
+    analyse_both(p, layout, boxes, exp, if packing { Packing::Once } else { Packing::Off }).0
+}
+
+/// Which packing searches [`analyse_both`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Packing {
+    /// None: the greedy removals' plan.
+    Off,
+    /// The packing search.
+    Once,
+    /// The packing search, and where it leaves boxes on the board, the packing search by
+    /// Festival's rules with these bytes and pulls ([`packing_search_plan`]).
+    Again { bytes: usize, pulls: u64 },
+}
+
+impl Packing {
+    /// Both packing searches for a search with `memory_limit` bytes and `time_limit_ms`:
+    /// the second may use the whole budget, which holds nothing yet when the plan is made
+    /// (with half, two threads at 1 GiB lost Sasquatch I 34), and
+    /// [`PACKING_AGAIN_MOVES`] pulls, or [`PACKING_AGAIN_PER_MS`] a millisecond of the
+    /// time limit where that is fewer: the plan is made before the clock can stop the
+    /// search, and a count of pulls keeps the moves the same on any machine.
+    pub fn again(memory_limit: usize, time_limit_ms: Option<f64>) -> Packing {
+        let by_time = time_limit_ms
+            .map_or(u64::MAX, |ms| (ms.max(0.0) as u64).saturating_mul(PACKING_AGAIN_PER_MS));
+        Packing::Again { bytes: memory_limit, pulls: PACKING_AGAIN_MOVES.min(by_time) }
+    }
 }
 
 /// [`analyse`], and the greedy removals' plan where the packing search's took its place
@@ -407,14 +442,14 @@ pub fn analyse_both(
     layout: Arc<Layout>,
     boxes: &[u16],
     exp: &Arc<Experiments>,
-    packing: bool,
+    packing: Packing,
 ) -> (Arc<Analysis>, Option<Arc<Plan>>) {
     let mut plan = Plan::with_supply(&p, &layout, boxes, !exp.no_supply);
     plan.until = !exp.no_until;
     let fits = plan.analysed;
     let analysis = Arc::new(Analysis::new(p, layout, Arc::new(plan), Arc::clone(exp)));
-    if packing && fits {
-        if let Some(plan) = packing_search_plan(&analysis, boxes) {
+    if packing != Packing::Off && fits {
+        if let Some(plan) = packing_search_plan(&analysis, boxes, packing) {
             // The plan with fewer relaxed steps is the better founded: the greedy
             // removals' where the packing search relaxes more (Sasquatch 18: 1 against 0).
             if plan.relaxed <= analysis.plan.relaxed {
@@ -477,7 +512,7 @@ fn follow(
         return (analysis, true, false);
     }
     let set = exp.order.is_some() || exp.plan_per_cluster || exp.plan_no_parking;
-    if set || exp.packing_plan {
+    if set || exp.packing_plan || analysis.plan.festival {
         return (analysis, false, false);
     }
     let greedy = greedy.filter(|g| g.order != analysis.plan.order);
@@ -510,6 +545,12 @@ fn followable_supplied(a: &Arc<Analysis>, boxes: &[u16], check: PrefixSupply) ->
 /// Moves and bytes the packing search may use.
 const PACKING_MOVES: u64 = 200_000;
 const PACKING_MEMORY: usize = 64 << 20;
+/// Moves the packing search by Festival's rules may make, where the first leaves boxes on
+/// the board (Sasquatch I 34 takes it 1.7M, 7.5 s, 450 MB).
+pub const PACKING_AGAIN_MOVES: u64 = 2_000_000;
+/// Its moves a millisecond of the time limit, at most: I 34 makes 220 a millisecond, so
+/// it takes about a quarter of the limit there, and gets its 1.7M at 30 s.
+pub const PACKING_AGAIN_PER_MS: u64 = 60;
 /// Moves the supplied packing search may make (a second plan, tried where the first cannot
 /// be followed).
 const SUPPLIED_MOVES: u64 = 50_000;
@@ -520,10 +561,40 @@ const SUPPLIED_MOVES: u64 = 50_000;
 pub(super) const SUPPLIED_AFTER: u64 = 20_000;
 
 /// The plan of the packing search (Festival's; see [`Backward::packing`]) from the pulls
-/// to its best position; `None` when it stored no position.
-pub fn packing_search_plan(a: &Arc<Analysis>, boxes: &[u16]) -> Option<Plan> {
-    let mut back = Backward::packing(Arc::clone(a), boxes, PACKING_MEMORY);
-    run_packing(a, boxes, &mut back, PACKING_MOVES)
+/// to its best position; `None` when it stored no position. With [`Packing::Again`], where
+/// it leaves boxes on the board (its plan relaxes steps), the packing search by Festival's
+/// rules ([`Backward::packing_festival`]) runs too, and its plan is taken where it relaxes
+/// fewer, and followed even where the dead-prefix test fails it ([`Plan::festival`]).
+/// Measured at 30 s a level, one thread, on the 17 development levels where the first
+/// leaves boxes on the board: Sasquatch I 5, 34 and V 26 solved, none lost
+/// (bench/decisions.md).
+pub fn packing_search_plan(a: &Arc<Analysis>, boxes: &[u16], packing: Packing) -> Option<Plan> {
+    packing_plan_with(a, boxes, packing, PACKING_MOVES)
+}
+
+/// [`packing_search_plan`], the first packing search given `moves` moves.
+fn packing_plan_with(
+    a: &Arc<Analysis>,
+    boxes: &[u16],
+    packing: Packing,
+    moves: u64,
+) -> Option<Plan> {
+    let plan = {
+        let mut back = Backward::packing(Arc::clone(a), boxes, PACKING_MEMORY);
+        run_packing(a, boxes, &mut back, moves)?
+    };
+    let Packing::Again { bytes, pulls } = packing else { return Some(plan) };
+    if plan.relaxed == 0 || pulls == 0 {
+        return Some(plan);
+    }
+    let mut back = Backward::packing_festival(Arc::clone(a), boxes, bytes);
+    match run_packing(a, boxes, &mut back, pulls) {
+        Some(mut again) if again.relaxed < plan.relaxed => {
+            again.festival = true;
+            Some(again)
+        }
+        _ => Some(plan),
+    }
 }
 
 /// The plan of the packing search with the supply check ([`Backward::packing_supplied`]);
@@ -651,5 +722,44 @@ mod tests {
             assert!(plan_by_hand(board, &p, bad, &mut trace).is_none(), "{bad:?}");
             assert!(trace.pop().is_some_and(|t| t.ends_with("ignored")));
         }
+    }
+
+    /// The second packing search gets the whole memory, and pulls bounded by the time
+    /// limit where one is set.
+    #[test]
+    fn the_second_packing_search_is_bounded_by_the_time_limit() {
+        let pulls = |t| match Packing::again(1 << 20, t) {
+            Packing::Again { bytes, pulls } => {
+                assert_eq!(bytes, 1 << 20);
+                pulls
+            }
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(pulls(None), PACKING_AGAIN_MOVES);
+        assert_eq!(pulls(Some(1000.0)), 1000 * PACKING_AGAIN_PER_MS);
+        assert_eq!(pulls(Some(1e12)), PACKING_AGAIN_MOVES);
+        assert_eq!(pulls(Some(-5.0)), 0);
+    }
+
+    /// Where the packing search leaves boxes on the board (here: given 3 moves), the
+    /// search by Festival's rules runs too and its plan, which places every box, is taken;
+    /// without [`Packing::Again`] the first plan stands.
+    #[test]
+    fn a_packing_search_that_leaves_boxes_is_followed_by_festivals() {
+        let (_, boxes, _, a, _) = super::super::tests::analysed(super::super::tests::ROOM);
+        let short = packing_plan_with(&a, &boxes, Packing::Once, 3).expect("a plan");
+        assert!(short.relaxed > 0, "3 moves place not every box");
+        let again =
+            packing_plan_with(&a, &boxes, Packing::again(16 << 20, None), 3).expect("a plan");
+        assert!(again.relaxed == 0 && again.festival && !short.festival);
+        let mut back = Backward::packing_festival(Arc::clone(&a), &boxes, 16 << 20);
+        let festival = run_packing(&a, &boxes, &mut back, PACKING_AGAIN_MOVES).expect("a plan");
+        assert_eq!((again.order, again.steps), (festival.order, festival.steps));
+        let full = packing_plan_with(&a, &boxes, Packing::again(16 << 20, None), PACKING_MOVES);
+        assert_eq!(
+            full.expect("a plan").order,
+            a.plan.order,
+            "no second search where none is needed"
+        );
     }
 }
