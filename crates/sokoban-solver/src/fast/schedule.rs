@@ -548,8 +548,10 @@ const PACKING_MEMORY: usize = 64 << 20;
 /// Moves the packing search by Festival's rules may make, where the first leaves boxes on
 /// the board (Sasquatch I 34 takes it 1.7M, 7.5 s, 450 MB).
 pub const PACKING_AGAIN_MOVES: u64 = 2_000_000;
-/// Its moves a millisecond of the time limit, at most: I 34 makes 220 a millisecond, so
-/// it takes about a quarter of the limit there, and gets its 1.7M at 30 s.
+/// Its moves a millisecond of the time limit, at most: I 34 makes 220 a millisecond, so it
+/// takes about a quarter of the limit there and gets its 1.7M at 30 s; I 18 makes 105, and
+/// spends over half the limit without placing its last box. No count of boxes left tells
+/// the two apart early: I 34 still has 13 on the board after 1.6M of its 1.66M pulls.
 pub const PACKING_AGAIN_PER_MS: u64 = 60;
 /// Moves the supplied packing search may make (a second plan, tried where the first cannot
 /// be followed).
