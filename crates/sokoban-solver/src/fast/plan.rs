@@ -89,9 +89,9 @@ pub struct Plan {
     /// Parking steps count as done only by steps done (see [`Plan::packed`]).
     pub until: bool,
     /// Made by the packing search by Festival's rules
-    /// ([`super::schedule::packing_search_plan`]): followed even where the dead-prefix test
-    /// fails it, a test that does not tell Festival's orders from ours
-    /// (bench/festival-plans.md).
+    /// ([`super::schedule::packing_search_plan`]): taken over the greedy removals' even
+    /// where it relaxes more, and followed even where the dead-prefix test fails it, a test
+    /// that does not tell Festival's orders from ours (bench/festival-plans.md).
     pub festival: bool,
 }
 

@@ -452,7 +452,10 @@ pub fn analyse_both(
         if let Some(plan) = packing_search_plan(&analysis, boxes, packing) {
             // The plan with fewer relaxed steps is the better founded: the greedy
             // removals' where the packing search relaxes more (Sasquatch 18: 1 against 0).
-            if plan.relaxed <= analysis.plan.relaxed {
+            // Not the second search's: its relaxed steps are boxes it left on the board,
+            // not removals made without a way out (on Sasquatch I 18, its plan, one box
+            // left, is solved; the greedy removals', none relaxed, not).
+            if plan.relaxed <= analysis.plan.relaxed || plan.festival {
                 let greedy = Arc::clone(&analysis.plan);
                 return (Arc::new(analysis.with_plan(plan)), Some(greedy));
             }
@@ -566,9 +569,9 @@ pub(super) const SUPPLIED_AFTER: u64 = 20_000;
 /// to its best position; `None` when it stored no position. With [`Packing::Again`], where
 /// it leaves boxes on the board (its plan relaxes steps), the packing search by Festival's
 /// rules ([`Backward::packing_festival`]) runs too, and its plan is taken where it relaxes
-/// fewer, and followed even where the dead-prefix test fails it ([`Plan::festival`]).
+/// no more, and followed even where the dead-prefix test fails it ([`Plan::festival`]).
 /// Measured at 30 s a level, one thread, on the 17 development levels where the first
-/// leaves boxes on the board: Sasquatch I 5, 34 and V 26 solved, none lost
+/// leaves boxes on the board: Sasquatch I 5, 18, 34 and V 26 solved, none lost
 /// (bench/decisions.md).
 pub fn packing_search_plan(a: &Arc<Analysis>, boxes: &[u16], packing: Packing) -> Option<Plan> {
     packing_plan_with(a, boxes, packing, PACKING_MOVES)
@@ -591,7 +594,7 @@ fn packing_plan_with(
     }
     let mut back = Backward::packing_festival(Arc::clone(a), boxes, bytes);
     match run_packing(a, boxes, &mut back, pulls) {
-        Some(mut again) if again.relaxed < plan.relaxed => {
+        Some(mut again) if again.relaxed <= plan.relaxed => {
             again.festival = true;
             Some(again)
         }
@@ -763,5 +766,15 @@ mod tests {
             a.plan.order,
             "no second search where none is needed"
         );
+        // Cut short too (a few pulls), its plan is taken where it relaxes no more.
+        for pulls in 1..40 {
+            let cut = Packing::Again { bytes: 16 << 20, pulls };
+            let taken = packing_plan_with(&a, &boxes, cut, 3).expect("a plan");
+            let mut back = Backward::packing_festival(Arc::clone(&a), &boxes, 16 << 20);
+            let second = run_packing(&a, &boxes, &mut back, pulls).expect("a plan");
+            assert_eq!(taken.festival, second.relaxed <= short.relaxed, "{pulls} pulls");
+            let want = if taken.festival { &second } else { &short };
+            assert_eq!((&taken.order, taken.relaxed), (&want.order, want.relaxed));
+        }
     }
 }
