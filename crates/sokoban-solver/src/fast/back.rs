@@ -595,6 +595,12 @@ impl Backward {
         }
     }
 
+    /// True when pull `m` of the position in the state takes its box off the board
+    /// (packing search): onto a start square it leaves by, from a square it could not.
+    fn takes_off(&self, m: &Move) -> bool {
+        self.removes(m.to) && !self.removes(self.st.boxes[m.box_i as usize])
+    }
+
     /// True when a box pulled onto `s` leaves the board (packing search): `s` is a start
     /// square no removed box has taken.
     #[inline]
@@ -644,16 +650,14 @@ impl Backward {
         self.move_buf.clear();
         self.gen.generate(p, &a.layout, &mut self.st, true, &mut self.move_buf);
         let festival = self.aim == Aim::Festival;
-        let leaves =
-            |b: &Backward, m: &Move| b.removes(m.to) && !b.removes(b.st.boxes[m.box_i as usize]);
-        let can_leave = festival && self.move_buf.iter().any(|m| leaves(self, m));
+        let can_leave = festival && self.move_buf.iter().any(|m| self.takes_off(m));
         if can_leave {
             // Festival's base moves: only the pulls that take a box off, the first of each
             // box (the moves come box by box).
             let mut last = u16::MAX;
             let mut buf = std::mem::take(&mut self.move_buf);
             buf.retain(|m| {
-                let keep = m.box_i != last && leaves(self, m);
+                let keep = m.box_i != last && self.takes_off(m);
                 if keep {
                     last = m.box_i;
                 }
@@ -1086,11 +1090,7 @@ mod tests {
             back.load(parent);
             back.move_buf.clear();
             back.gen.generate(&a.p, &a.layout, &mut back.st, true, &mut back.move_buf);
-            let can_leave = back
-                .move_buf
-                .iter()
-                .any(|m| back.removes(m.to) && !back.removes(back.st.boxes[m.box_i as usize]));
-            if can_leave {
+            if back.move_buf.iter().any(|m| back.takes_off(m)) {
                 assert!(back.nodes[id as usize].live < back.nodes[parent as usize].live);
             }
         }

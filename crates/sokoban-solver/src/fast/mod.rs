@@ -1134,8 +1134,7 @@ pub fn plan_picture(
     let layout = Arc::new(Layout::new(board, &p));
     let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
     let player = p.compact[level.start.player];
-    let packing =
-        if exp.no_pack_again { Packing::Once } else { Packing::again(memory_limit, None) };
+    let packing = Packing::again(memory_limit, None).under(exp);
     let (analysis, greedy) = analyse_both(Arc::new(p), layout, &boxes, exp, packing);
     let (analysis, followable) = followed_plan(analysis, greedy, &boxes, player, &mut Vec::new());
     let (p, plan) = (&analysis.p, &analysis.plan);

@@ -191,13 +191,7 @@ impl Start {
         let hf = !use_back && !exp.no_hf && boxes.len() * p.n * p.n <= SCORED_MAX_WORK;
         let p = Arc::new(p);
         let exp = Arc::new(exp.clone());
-        let packing = if exp.no_packing_search {
-            Packing::Off
-        } else if exp.no_pack_again {
-            Packing::Once
-        } else {
-            again
-        };
+        let packing = again.under(&exp);
         let (mut analysis, greedy) = analyse_both(Arc::clone(&p), layout, boxes, &exp, packing);
         if exp.plan_per_cluster {
             let mut plan = (*analysis.plan).clone();
@@ -432,6 +426,16 @@ impl Packing {
         let by_time = time_limit_ms
             .map_or(u64::MAX, |ms| (ms.max(0.0) as u64).saturating_mul(PACKING_AGAIN_PER_MS));
         Packing::Again { bytes: memory_limit, pulls: PACKING_AGAIN_MOVES.min(by_time) }
+    }
+
+    /// These packing searches less those the switches leave out (`nopacksearch`: both,
+    /// `nopackagain`: the second).
+    pub fn under(self, exp: &Experiments) -> Packing {
+        match self {
+            _ if exp.no_packing_search => Packing::Off,
+            Packing::Again { .. } if exp.no_pack_again => Packing::Once,
+            other => other,
+        }
     }
 }
 
