@@ -102,6 +102,9 @@ pub struct Experiments {
     /// No second packing search by Festival's rules where the first leaves boxes on the
     /// board (`nopackagain`).
     pub no_pack_again: bool,
+    /// The packing search by Festival's rules on every level, its plan taken where it
+    /// leaves no more boxes on the board than the first's (`packfestival`).
+    pub pack_festival: bool,
     /// Boxes from which the HF stage starts at once in its Festival form (`manyN`;
     /// `nomany`: never).
     pub many_boxes: Option<Option<usize>>,
@@ -229,6 +232,7 @@ impl Experiments {
                 "nomeetahead" => &mut e.no_meet_ahead,
                 "manynear" => &mut e.many_near,
                 "nopackagain" => &mut e.no_pack_again,
+                "packfestival" => &mut e.pack_festival,
                 _ => {
                     if let Some(k) = numbered::<u64>(name, "pullevery") {
                         e.pull_every = Some(k?.max(1));
@@ -280,7 +284,12 @@ impl Experiments {
 ///   (`hffew`): 20 -> 25 of the 47 such levels lane 0 misses at 250,000, at 1,000,000.
 ///   It keeps the packing search's plan where lane 0 follows another (`packingplan`): two
 ///   threads, 30 s, on the 55 of lane 0's misses whose plan that changes, Sasquatch I 46
-///   (1.9 s; Festival: two cores only), III 13 and V 47 won, none lost.
+///   (1.9 s; Festival: two cores only), III 13 and V 47 won, none lost. It runs the
+///   packing search by Festival's rules on every level and follows its plan where that
+///   leaves no more boxes on the board (`packfestival`), so that the two lanes follow two
+///   packing orders: two threads, on the 15 levels where lane 1 alone changed at 30 s,
+///   XSokoban 29 (11.2 s), Sasquatch III 50 and IV 43 won, none lost. In lane 0 it loses
+///   as much as it wins (250,000 moves: 135 -> 134 of the 215 levels whose plan it changes).
 /// - Lane 2, the backward search from the start as a perimeter at a small share: where the
 ///   plan misleads, meeting it solves small and middling levels. It keeps the packing
 ///   search's plan where lane 0 follows the greedy removals' ([`super::followed_plan`]); on
@@ -294,7 +303,7 @@ impl Experiments {
 ///   clusters one by one; the rules strategy alone), chosen the same way at 250,000 moves
 ///   before pulls were counted: +1, 0, 0 then.
 const LANES: [&str; 7] = [
-    "many0,manyaway,bicon,hffew,packingplan",
+    "many0,manyaway,bicon,hffew,packingplan,packfestival",
     "hfafter0,pullevery8,packingplan,manynear,merge",
     "opener,explorer",
     "hfafter0,pullevery8,nopacksearch,manynear,merge",

@@ -576,7 +576,8 @@ pub(super) const SUPPLIED_AFTER: u64 = 20_000;
 /// no more, and followed even where the dead-prefix test fails it ([`Plan::festival`]).
 /// Measured at 30 s a level, one thread, on the 17 development levels where the first
 /// leaves boxes on the board: Sasquatch I 5, 18, 34 and V 26 solved, none lost
-/// (bench/decisions.md).
+/// (bench/decisions.md). With `packfestival` (portfolio lane 1) the second search runs
+/// on every level, so that two lanes follow two packing orders.
 pub fn packing_search_plan(a: &Arc<Analysis>, boxes: &[u16], packing: Packing) -> Option<Plan> {
     packing_plan_with(a, boxes, packing, PACKING_MOVES)
 }
@@ -593,7 +594,7 @@ fn packing_plan_with(
         run_packing(a, boxes, &mut back, moves)?
     };
     let Packing::Again { bytes, pulls } = packing else { return Some(plan) };
-    if plan.relaxed == 0 || pulls == 0 {
+    if (plan.relaxed == 0 && !a.exp.pack_festival) || pulls == 0 {
         return Some(plan);
     }
     let mut back = Backward::packing_festival(Arc::clone(a), boxes, bytes);
@@ -763,13 +764,23 @@ mod tests {
         assert!(again.relaxed == 0 && again.festival && !short.festival);
         let mut back = Backward::packing_festival(Arc::clone(&a), &boxes, 16 << 20);
         let festival = run_packing(&a, &boxes, &mut back, PACKING_AGAIN_MOVES).expect("a plan");
-        assert_eq!((again.order, again.steps), (festival.order, festival.steps));
+        assert_eq!((&again.order, &again.steps), (&festival.order, &festival.steps));
         let full = packing_plan_with(&a, &boxes, Packing::again(16 << 20, None), PACKING_MOVES);
         assert_eq!(
             full.expect("a plan").order,
             a.plan.order,
             "no second search where none is needed"
         );
+        // With `packfestival` it runs where the first places every box too, and its plan,
+        // which places every box, is taken.
+        let exp = Arc::new(Experiments { pack_festival: true, ..Experiments::default() });
+        let (p, layout, plan) = (Arc::clone(&a.p), Arc::clone(&a.layout), Arc::clone(&a.plan));
+        let always = Arc::new(Analysis::new(p, layout, plan, exp));
+        let taken =
+            packing_plan_with(&always, &boxes, Packing::again(16 << 20, None), PACKING_MOVES)
+                .expect("a plan");
+        assert!(taken.festival && taken.relaxed == 0);
+        assert_eq!((&taken.order, &taken.steps), (&festival.order, &festival.steps));
         // Cut short too (a few pulls), its plan is taken where it relaxes no more.
         for pulls in 1..40 {
             let cut = Packing::Again { bytes: 16 << 20, pulls };
