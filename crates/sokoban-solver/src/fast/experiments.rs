@@ -102,8 +102,9 @@ pub struct Experiments {
     /// No second packing search by Festival's rules where the first leaves boxes on the
     /// board (`nopackagain`).
     pub no_pack_again: bool,
-    /// The packing search by Festival's rules on every level, its plan taken where it
-    /// leaves no more boxes on the board than the first's (`packfestival`).
+    /// The packing search by Festival's rules on every level (with the first's moves
+    /// where the first places every box), its plan taken where it leaves no more boxes on
+    /// the board than the first's (`packfestival`).
     pub pack_festival: bool,
     /// Boxes from which the HF stage starts at once in its Festival form (`manyN`;
     /// `nomany`: never).

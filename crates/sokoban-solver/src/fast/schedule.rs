@@ -577,7 +577,8 @@ pub(super) const SUPPLIED_AFTER: u64 = 20_000;
 /// Measured at 30 s a level, one thread, on the 17 development levels where the first
 /// leaves boxes on the board: Sasquatch I 5, 18, 34 and V 26 solved, none lost
 /// (bench/decisions.md). With `packfestival` (portfolio lane 1) the second search runs
-/// on every level, so that two lanes follow two packing orders.
+/// on every level, so that two lanes follow two packing orders; where the first places
+/// every box, with the first's moves.
 pub fn packing_search_plan(a: &Arc<Analysis>, boxes: &[u16], packing: Packing) -> Option<Plan> {
     packing_plan_with(a, boxes, packing, PACKING_MOVES)
 }
@@ -597,6 +598,9 @@ fn packing_plan_with(
     if (plan.relaxed == 0 && !a.exp.pack_festival) || pulls == 0 {
         return Some(plan);
     }
+    // Where the first places every box the second offers another order, not a rescue: the
+    // first's moves (at 2M, Sasquatch III 6's failing search took 10 s of lane 1's 30).
+    let pulls = if plan.relaxed == 0 { pulls.min(moves) } else { pulls };
     let mut back = Backward::packing_festival(Arc::clone(a), boxes, bytes);
     match run_packing(a, boxes, &mut back, pulls) {
         Some(mut again) if again.relaxed <= plan.relaxed => {
