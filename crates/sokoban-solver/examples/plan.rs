@@ -39,7 +39,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let packing = if greedy {
             fast::Packing::Off
         } else {
-            fast::Packing::again(sokoban_solver::memory::FAST_MIB << 20, None)
+            fast::Packing::again(sokoban_solver::memory::FAST_MIB << 20, None).under(&exp)
         };
         let (a, kept) =
             fast::analyse_both(Arc::new(p), Arc::new(layout), &start, &Arc::new(exp), packing);

@@ -410,9 +410,10 @@ pub enum Packing {
     Off,
     /// The packing search.
     Once,
-    /// The packing search, and where it leaves boxes on the board, the packing search by
-    /// Festival's rules with these bytes and pulls ([`packing_search_plan`]).
-    Again { bytes: usize, pulls: u64 },
+    /// The packing search, and where it leaves boxes on the board (on every level with
+    /// `every_level`), the packing search by Festival's rules with these bytes and pulls
+    /// ([`packing_search_plan`]).
+    Again { bytes: usize, pulls: u64, every_level: bool },
 }
 
 impl Packing {
@@ -425,15 +426,19 @@ impl Packing {
     pub fn again(memory_limit: usize, time_limit_ms: Option<f64>) -> Packing {
         let by_time = time_limit_ms
             .map_or(u64::MAX, |ms| (ms.max(0.0) as u64).saturating_mul(PACKING_AGAIN_PER_MS));
-        Packing::Again { bytes: memory_limit, pulls: PACKING_AGAIN_MOVES.min(by_time) }
+        let pulls = PACKING_AGAIN_MOVES.min(by_time);
+        Packing::Again { bytes: memory_limit, pulls, every_level: false }
     }
 
-    /// These packing searches less those the switches leave out (`nopacksearch`: both,
-    /// `nopackagain`: the second).
+    /// These packing searches as the switches say (`nopacksearch`: neither, `nopackagain`:
+    /// not the second, `packfestival`: the second on every level).
     pub fn under(self, exp: &Experiments) -> Packing {
         match self {
             _ if exp.no_packing_search => Packing::Off,
             Packing::Again { .. } if exp.no_pack_again => Packing::Once,
+            Packing::Again { bytes, pulls, .. } => {
+                Packing::Again { bytes, pulls, every_level: exp.pack_festival }
+            }
             other => other,
         }
     }
@@ -594,8 +599,8 @@ fn packing_plan_with(
         let mut back = Backward::packing(Arc::clone(a), boxes, PACKING_MEMORY);
         run_packing(a, boxes, &mut back, moves)?
     };
-    let Packing::Again { bytes, pulls } = packing else { return Some(plan) };
-    if (plan.relaxed == 0 && !a.exp.pack_festival) || pulls == 0 {
+    let Packing::Again { bytes, pulls, every_level } = packing else { return Some(plan) };
+    if (plan.relaxed == 0 && !every_level) || pulls == 0 {
         return Some(plan);
     }
     // Where the first places every box the second offers another order, not a rescue: the
@@ -743,7 +748,7 @@ mod tests {
     #[test]
     fn the_second_packing_search_is_bounded_by_the_time_limit() {
         let pulls = |t| match Packing::again(1 << 20, t) {
-            Packing::Again { bytes, pulls } => {
+            Packing::Again { bytes, pulls, .. } => {
                 assert_eq!(bytes, 1 << 20);
                 pulls
             }
@@ -777,17 +782,14 @@ mod tests {
         );
         // With `packfestival` it runs where the first places every box too, and its plan,
         // which places every box, is taken.
-        let exp = Arc::new(Experiments { pack_festival: true, ..Experiments::default() });
-        let (p, layout, plan) = (Arc::clone(&a.p), Arc::clone(&a.layout), Arc::clone(&a.plan));
-        let always = Arc::new(Analysis::new(p, layout, plan, exp));
-        let taken =
-            packing_plan_with(&always, &boxes, Packing::again(16 << 20, None), PACKING_MOVES)
-                .expect("a plan");
+        let exp = Experiments { pack_festival: true, ..Experiments::default() };
+        let always = Packing::again(16 << 20, None).under(&exp);
+        let taken = packing_plan_with(&a, &boxes, always, PACKING_MOVES).expect("a plan");
         assert!(taken.festival && taken.relaxed == 0);
         assert_eq!((&taken.order, &taken.steps), (&festival.order, &festival.steps));
         // Cut short too (a few pulls), its plan is taken where it relaxes no more.
         for pulls in 1..40 {
-            let cut = Packing::Again { bytes: 16 << 20, pulls };
+            let cut = Packing::Again { bytes: 16 << 20, pulls, every_level: false };
             let taken = packing_plan_with(&a, &boxes, cut, 3).expect("a plan");
             let mut back = Backward::packing_festival(Arc::clone(&a), &boxes, 16 << 20);
             let second = run_packing(&a, &boxes, &mut back, pulls).expect("a plan");
