@@ -402,12 +402,11 @@ fn solve_level(job: &Job, level: &Level, options: Options, show_progress: bool) 
     let clock = StdClock::new();
     let number = job.number;
     let t0 = clock.now_ms();
-    let mut solver = match Solver::new(level, &level.start, options) {
+    // The setup (push distances, groups, packing searches) counts towards the time limit.
+    let mut solver = match Solver::new_timed(level, &level.start, options, &clock, t0) {
         Ok(s) => s,
         Err(err) => return LevelResult::failed(number, job.title.clone(), err.to_string()),
     };
-    // The setup (push distances, groups) counts towards the time and its limit.
-    solver.count_from(t0);
     let mut next_report = 0.0;
     let report = loop {
         let step = solver.step(&clock, f64::INFINITY);

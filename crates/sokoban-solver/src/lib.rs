@@ -214,6 +214,11 @@ pub enum Step {
     Done(Report),
 }
 
+/// The part of the time limit the setup's searches may take ([`Solver::new_timed`]): the
+/// second packing search is sized to take about a quarter where its pulls are slowest on
+/// the development levels (Sasquatch I 34), so only slower boards reach this.
+pub const SETUP_SHARE: f64 = 0.5;
+
 /// The search behind a [`Solver`].
 enum Search {
     Optimal(Box<Engine>),
@@ -234,8 +239,36 @@ pub struct Solver {
 }
 
 impl Solver {
-    /// Prepare a search from `pos` (any position of the level, not only its start).
+    /// Prepare a search from `pos` (any position of the level, not only its start). The
+    /// setup is not timed: a board where its searches are slow may take longer than the
+    /// time limit ([`Solver::new_timed`] stops them).
     pub fn new(level: &Level, pos: &Position, options: Options) -> Result<Solver, SetupError> {
+        Solver::setup(level, pos, options, fast::Deadline::NONE)
+    }
+
+    /// [`Solver::new`] on `clock`, the time (and its limit) counted from `t0`, setup
+    /// included ([`Solver::count_from`]), the setup's searches stopped at [`SETUP_SHARE`]
+    /// of the limit.
+    pub fn new_timed(
+        level: &Level,
+        pos: &Position,
+        options: Options,
+        clock: &dyn Clock,
+        t0: f64,
+    ) -> Result<Solver, SetupError> {
+        let limit = options.time_limit_ms;
+        let passed = || limit.is_some_and(|l| clock.now_ms() - t0 >= l * SETUP_SHARE);
+        let mut solver = Solver::setup(level, pos, options, fast::Deadline::new(&passed))?;
+        solver.count_from(t0);
+        Ok(solver)
+    }
+
+    fn setup(
+        level: &Level,
+        pos: &Position,
+        options: Options,
+        deadline: fast::Deadline,
+    ) -> Result<Solver, SetupError> {
         let board = &level.board;
         if pos.boxes.len() != board.len() {
             return Err(SetupError("the position does not fit the board".into()));
@@ -276,13 +309,13 @@ impl Solver {
             }
             Mode::Fast => {
                 let exp = &options.experiments;
-                Search::Fast(Box::new(fast::FastSearch::with_time_limit(
+                Search::Fast(Box::new(fast::FastSearch::with_deadline(
                     &reduced,
                     p,
-                    player,
-                    &cboxes,
+                    (player, &cboxes),
                     bytes,
                     options.time_limit_ms,
+                    deadline,
                     exp,
                 )))
             }
@@ -620,9 +653,7 @@ pub fn solve(
     clock: &dyn Clock,
     mut on_progress: impl FnMut(&Progress) -> bool,
 ) -> Result<Report, SetupError> {
-    let t0 = clock.now_ms();
-    let mut s = Solver::new(level, pos, options)?;
-    s.count_from(t0);
+    let mut s = Solver::new_timed(level, pos, options, clock, clock.now_ms())?;
     loop {
         match s.step(clock, f64::INFINITY) {
             Step::Done(r) => return Ok(r),

@@ -92,8 +92,7 @@ pub fn solve_portfolio(
                         o.mode = Mode::Fast;
                         o.table_mib = (options.table_mib / lanes).max(1);
                         o.experiments = fast::lane_experiments(lane, &options.experiments);
-                        let mut solver = Solver::new(level, pos, o)?;
-                        solver.count_from(t0);
+                        let solver = Solver::new_timed(level, pos, o, clock, t0)?;
                         mine.push((lane, solver));
                     }
                     Ok(run_lanes(mine, shared, clock, on_progress))

@@ -154,6 +154,36 @@ fn memory_budget_and_cancellation_end_the_search_cleanly() {
     assert!(matches!(s.step(&clock, 1.0), Step::Done(r) if r.status == Status::Cancelled));
 }
 
+/// [`Solver::new_timed`] counts the setup in the time limit and stops its packing
+/// searches there: on a clock past the limit once the setup has begun, the setup looks at
+/// it and the first step ends at the limit without a move. A start no box arrangement can
+/// solve by reach alone (a goal whose only way in is pushed from a wall) ends unsolvable
+/// at once.
+#[test]
+fn the_timed_setup_stops_at_the_limit() {
+    use sokoban_solver::Clock;
+    let level = parse_level(ROOM).unwrap();
+    let reads = std::cell::Cell::new(0u32);
+    let clock = || {
+        reads.set(reads.get() + 1);
+        if reads.get() == 1 {
+            0.0
+        } else {
+            1e9
+        }
+    };
+    let mut s = Solver::new_timed(&level, &level.start, fast_options(), &clock, clock.now_ms())
+        .expect("setup");
+    assert!(reads.get() >= 2, "the setup looked at the clock");
+    match s.step(&clock, 5.0) {
+        Step::Done(r) => assert_eq!((r.status, r.nodes), (Status::Limit(Limit::Time), 0)),
+        Step::Running(p) => panic!("past the limit: {p:?}"),
+    }
+    let niche = parse_level("########\n##.#   #\n#      #\n# #$ $@#\n#   .  #\n########").unwrap();
+    let r = run_fast(&niche);
+    assert_eq!((r.status, r.nodes), (Status::Unsolvable, 0));
+}
+
 /// Goal numbers of compact squares, for reading a plan.
 fn goal_at(p: &Problem, level: &Level, row: usize, col: usize) -> u16 {
     let s = p.compact[level.board.square(row, col)];

@@ -612,11 +612,10 @@ impl SolverTask {
             ..Options::default()
         };
         let clock = JsClock::new();
-        let t0 = clock.now_ms();
-        let mut solver = sokoban_solver::Solver::new(&level, &pos, options)
-            .map_err(|e| js_error(e.to_string()))?;
         // The setup counts towards the elapsed time and the time limit.
-        solver.count_from(t0);
+        let solver =
+            sokoban_solver::Solver::new_timed(&level, &pos, options, &clock, clock.now_ms())
+                .map_err(|e| js_error(e.to_string()))?;
         Ok(SolverTask { solver, clock })
     }
 

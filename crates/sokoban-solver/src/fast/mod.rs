@@ -38,9 +38,9 @@ use fess::{Config, Fess, FessEvent, FessStats};
 use greedy::Greedy;
 use plan::Plan;
 pub use schedule::{
-    analyse, analyse_both, followed_plan, packing_search_plan, strategy_names,
-    supplied_packing_plan, Packing, Schedule, Strategy, GREEDY, HF, OTHER_PLAN, SPRINT, STRATEGIES,
-    STRATEGIES_PLAIN,
+    analyse, analyse_both, analyse_until, followed_plan, packing_search_plan, strategy_names,
+    supplied_packing_plan, Deadline, Packing, Schedule, Strategy, GREEDY, HF, OTHER_PLAN, SPRINT,
+    STRATEGIES, STRATEGIES_PLAIN,
 };
 use shared::{Analysis, Learned};
 use sokoban_core::Board;
@@ -435,8 +435,30 @@ impl FastSearch {
         time_limit_ms: Option<f64>,
         exp: &Experiments,
     ) -> FastSearch {
+        FastSearch::with_deadline(
+            board,
+            p,
+            (player, boxes),
+            memory_limit,
+            time_limit_ms,
+            Deadline::NONE,
+            exp,
+        )
+    }
+
+    /// [`FastSearch::with_time_limit`] with the setup's packing searches stopped at
+    /// `deadline` ([`crate::Solver::new_timed`]).
+    pub fn with_deadline(
+        board: &Board,
+        p: Problem,
+        (player, boxes): (u16, &[u16]),
+        memory_limit: usize,
+        time_limit_ms: Option<f64>,
+        deadline: Deadline,
+        exp: &Experiments,
+    ) -> FastSearch {
         let again = Packing::again(memory_limit, time_limit_ms);
-        let schedule = Schedule::build(board, p, player, boxes, exp, again);
+        let schedule = Schedule::build(board, p, player, boxes, exp, again, deadline);
         FastSearch::from_schedule(schedule, player, boxes, memory_limit)
     }
 

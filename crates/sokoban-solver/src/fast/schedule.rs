@@ -13,6 +13,7 @@ use super::fess::Config;
 use super::plan::{Plan, PrefixSupply, Step};
 use super::shared::Analysis;
 use super::{Experiments, Only};
+use crate::analysis::matching::Matcher;
 use crate::analysis::problem::{Problem, NONE};
 
 /// What one fast search runs: the strategies with the analysis (and plan) each searches.
@@ -46,9 +47,10 @@ impl Schedule {
         boxes: &[u16],
         exp: &Experiments,
         again: Packing,
+        deadline: Deadline,
     ) -> Schedule {
         let supplied = if exp.supplied_after == Some(0) { Supplied::Now } else { Supplied::Later };
-        let start = Start::new(board, p, boxes, exp, again);
+        let start = Start::new(board, p, boxes, exp, again, deadline);
         Schedule::from_start(start, player, boxes, supplied)
     }
 
@@ -159,8 +161,15 @@ pub struct Start {
 impl Start {
     /// The start for `board` (boxes frozen on goals already made walls), its problem, and
     /// the start boxes given as compact squares; `again`: the packing searches to run
-    /// (the switches may leave out the second or both).
-    fn new(board: &Board, p: Problem, boxes: &[u16], exp: &Experiments, again: Packing) -> Start {
+    /// (the switches may leave out the second or both), stopped at `deadline`.
+    fn new(
+        board: &Board,
+        p: Problem,
+        boxes: &[u16],
+        exp: &Experiments,
+        again: Packing,
+        deadline: Deadline,
+    ) -> Start {
         let layout = Arc::new(Layout::new(board, &p));
         let mut strategies: Vec<Strategy> = STRATEGIES.to_vec();
         match exp.only {
@@ -192,7 +201,8 @@ impl Start {
         let p = Arc::new(p);
         let exp = Arc::new(exp.clone());
         let packing = again.under(&exp);
-        let (mut analysis, greedy) = analyse_both(Arc::clone(&p), layout, boxes, &exp, packing);
+        let (mut analysis, greedy) =
+            analyse_until(Arc::clone(&p), layout, boxes, &exp, packing, deadline);
         if exp.plan_per_cluster {
             let mut plan = (*analysis.plan).clone();
             plan.per_cluster = true;
@@ -444,6 +454,28 @@ impl Packing {
     }
 }
 
+/// When the searches of a search's setup (the packing searches, [`analyse_until`]) stop
+/// early: a test of the caller's clock ([`crate::Solver::new_timed`]). Their budgets are
+/// counts of pulls, so that the moves are the same on any machine; on a board where a pull
+/// costs milliseconds (60 x 38 squares, 40 boxes: 417 s of setup before a 20 s limit) the
+/// clock must stop them too.
+#[derive(Clone, Copy)]
+pub struct Deadline<'a>(Option<&'a dyn Fn() -> bool>);
+
+impl<'a> Deadline<'a> {
+    /// Never.
+    pub const NONE: Deadline<'static> = Deadline(None);
+
+    /// When `passed` says so.
+    pub fn new(passed: &'a dyn Fn() -> bool) -> Deadline<'a> {
+        Deadline(Some(passed))
+    }
+
+    fn passed(&self) -> bool {
+        self.0.is_some_and(|f| f())
+    }
+}
+
 /// [`analyse`], and the greedy removals' plan where the packing search's took its place
 /// (`None`: the analysis holds it), so that [`followed_plan`] need not compute it again.
 pub fn analyse_both(
@@ -453,12 +485,41 @@ pub fn analyse_both(
     exp: &Arc<Experiments>,
     packing: Packing,
 ) -> (Arc<Analysis>, Option<Arc<Plan>>) {
+    analyse_until(p, layout, boxes, exp, packing, Deadline::NONE)
+}
+
+/// True when a box of `boxes` can reach no goal, or no goal can have a box of its own that
+/// reaches it (on the empty board, from any side).
+fn dead_by_reach(p: &Problem, boxes: &[u16]) -> bool {
+    if boxes.iter().any(|&b| p.dead[b as usize]) {
+        return true;
+    }
+    let ng = p.goals.len();
+    let mut costs = vec![0; boxes.len() * ng];
+    for (row, &b) in costs.chunks_exact_mut(ng.max(1)).zip(boxes) {
+        p.cost_row(b, u8::MAX, row);
+    }
+    !Matcher::default().perfect(&costs, boxes.len(), ng)
+}
+
+/// [`analyse_both`] with the packing searches stopped at `deadline`. None runs where the
+/// start is dead by the simplest tests ([`dead_by_reach`]): the search ends at once there,
+/// unsolvable, where a packing search would pull in vain (a 60 x 38 board: 417 s).
+pub fn analyse_until(
+    p: Arc<Problem>,
+    layout: Arc<Layout>,
+    boxes: &[u16],
+    exp: &Arc<Experiments>,
+    packing: Packing,
+    deadline: Deadline,
+) -> (Arc<Analysis>, Option<Arc<Plan>>) {
+    let dead_start = dead_by_reach(&p, boxes);
     let mut plan = Plan::with_supply(&p, &layout, boxes, !exp.no_supply);
     plan.until = !exp.no_until;
     let fits = plan.analysed;
     let analysis = Arc::new(Analysis::new(p, layout, Arc::new(plan), Arc::clone(exp)));
-    if packing != Packing::Off && fits {
-        if let Some(plan) = packing_search_plan(&analysis, boxes, packing) {
+    if packing != Packing::Off && fits && !dead_start {
+        if let Some(plan) = packing_plan_with(&analysis, boxes, packing, PACKING_MOVES, deadline) {
             // The plan with fewer relaxed steps is the better founded: the greedy
             // removals' where the packing search relaxes more (Sasquatch 18: 1 against 0).
             // Not the second search's: its relaxed steps are boxes it left on the board,
@@ -585,7 +646,7 @@ pub(super) const SUPPLIED_AFTER: u64 = 20_000;
 /// on every level, so that two lanes follow two packing orders; where the first places
 /// every box, with the first's moves.
 pub fn packing_search_plan(a: &Arc<Analysis>, boxes: &[u16], packing: Packing) -> Option<Plan> {
-    packing_plan_with(a, boxes, packing, PACKING_MOVES)
+    packing_plan_with(a, boxes, packing, PACKING_MOVES, Deadline::NONE)
 }
 
 /// [`packing_search_plan`], the first packing search given `moves` moves.
@@ -594,20 +655,21 @@ fn packing_plan_with(
     boxes: &[u16],
     packing: Packing,
     moves: u64,
+    deadline: Deadline,
 ) -> Option<Plan> {
     let plan = {
         let mut back = Backward::packing(Arc::clone(a), boxes, PACKING_MEMORY);
-        run_packing(a, boxes, &mut back, moves)?
+        run_packing(a, boxes, &mut back, moves, deadline)?
     };
     let Packing::Again { bytes, pulls, every_level } = packing else { return Some(plan) };
-    if (plan.relaxed == 0 && !every_level) || pulls == 0 {
+    if (plan.relaxed == 0 && !every_level) || pulls == 0 || deadline.passed() {
         return Some(plan);
     }
     // Where the first places every box the second offers another order, not a rescue: the
     // first's moves (at 2M, Sasquatch III 6's failing search took 10 s of lane 1's 30).
     let pulls = if plan.relaxed == 0 { pulls.min(moves) } else { pulls };
     let mut back = Backward::packing_festival(Arc::clone(a), boxes, bytes);
-    match run_packing(a, boxes, &mut back, pulls) {
+    match run_packing(a, boxes, &mut back, pulls, deadline) {
         Some(mut again) if again.relaxed <= plan.relaxed => {
             again.festival = true;
             Some(again)
@@ -630,16 +692,22 @@ fn supplied_plan_with(
     check: PrefixSupply,
 ) -> (Option<Plan>, PrefixSupply) {
     let mut back = Backward::packing_supplied(Arc::clone(a), boxes, check, PACKING_MEMORY);
-    let plan = run_packing(a, boxes, &mut back, SUPPLIED_MOVES);
+    let plan = run_packing(a, boxes, &mut back, SUPPLIED_MOVES, Deadline::NONE);
     (plan, back.take_supply().expect("the search holds its check"))
 }
 
-/// Run packing search `back` for up to `moves` moves; the plan of the pulls to its best
-/// position.
-fn run_packing(a: &Arc<Analysis>, boxes: &[u16], back: &mut Backward, moves: u64) -> Option<Plan> {
+/// Run packing search `back` for up to `moves` moves, or until `deadline` (looked at every
+/// thousand); the plan of the pulls to its best position.
+fn run_packing(
+    a: &Arc<Analysis>,
+    boxes: &[u16],
+    back: &mut Backward,
+    moves: u64,
+    deadline: Deadline,
+) -> Option<Plan> {
     let mut left = moves;
-    while left > 0 {
-        let step = left.min(10_000);
+    while left > 0 && !deadline.passed() {
+        let step = left.min(1_000);
         left -= step;
         match back.run(step) {
             BackEvent::Budget => {}
@@ -760,21 +828,80 @@ mod tests {
         assert_eq!(pulls(Some(-5.0)), 0);
     }
 
+    /// The packing searches look at their deadline as they go: passed at once, the first
+    /// makes no pull (its plan leaves every box on the board) and the second is not begun;
+    /// never passed, the plan is the one without a deadline.
+    #[test]
+    fn the_packing_searches_stop_at_their_deadline() {
+        let (_, boxes, _, a, _) = super::super::tests::analysed(super::super::tests::ROOM);
+        let looks = std::cell::Cell::new(0);
+        let passed = || {
+            looks.set(looks.get() + 1);
+            true
+        };
+        let again = Packing::again(16 << 20, None);
+        let cut = packing_plan_with(&a, &boxes, again, PACKING_MOVES, Deadline::new(&passed));
+        let cut = cut.expect("the plan of the root");
+        assert!(cut.relaxed == boxes.len() && !cut.festival, "{}", cut.relaxed);
+        assert_eq!(looks.get(), 2, "a look by the first search, one before the second");
+        let never = || false;
+        let full = packing_plan_with(&a, &boxes, again, PACKING_MOVES, Deadline::new(&never));
+        let plain = packing_plan_with(&a, &boxes, again, PACKING_MOVES, Deadline::NONE);
+        let (full, plain) = (full.expect("a plan"), plain.expect("a plan"));
+        assert!(plain.relaxed == 0 && (full.order, full.relaxed) == (plain.order, plain.relaxed));
+    }
+
+    /// Where a goal can have no box (its only way in is pushed from a wall) or a box no
+    /// goal, no packing search runs: it would pull in vain.
+    #[test]
+    fn a_start_dead_by_reach_runs_no_packing_search() {
+        let run = |xsb: &str| {
+            let level = parse_level(xsb).unwrap();
+            let p = Problem::new(&level.board);
+            let layout = Arc::new(Layout::new(&level.board, &p));
+            let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+            let dead = dead_by_reach(&p, &boxes);
+            let looks = std::cell::Cell::new(0);
+            let never = || {
+                looks.set(looks.get() + 1);
+                false
+            };
+            let exp = Arc::default();
+            analyse_until(Arc::new(p), layout, &boxes, &exp, Packing::Once, Deadline::new(&never));
+            (dead, looks.get() > 0)
+        };
+        let niche = "########\n##.#   #\n#      #\n# #$ $@#\n#   .  #\n########";
+        let cornered = "#######\n#$    #\n#  @  #\n#  .. #\n#   $ #\n#######";
+        let live = "#######\n#     #\n# $@$ #\n#  .. #\n#     #\n#######";
+        assert_eq!(run(niche), (true, false));
+        assert_eq!(run(cornered), (true, false));
+        assert_eq!(run(live), (false, true));
+    }
+
     /// Where the packing search leaves boxes on the board (here: given 3 moves), the
     /// search by Festival's rules runs too and its plan, which places every box, is taken;
     /// without [`Packing::Again`] the first plan stands.
     #[test]
     fn a_packing_search_that_leaves_boxes_is_followed_by_festivals() {
         let (_, boxes, _, a, _) = super::super::tests::analysed(super::super::tests::ROOM);
-        let short = packing_plan_with(&a, &boxes, Packing::Once, 3).expect("a plan");
+        let short =
+            packing_plan_with(&a, &boxes, Packing::Once, 3, Deadline::NONE).expect("a plan");
         assert!(short.relaxed > 0, "3 moves place not every box");
         let again =
-            packing_plan_with(&a, &boxes, Packing::again(16 << 20, None), 3).expect("a plan");
+            packing_plan_with(&a, &boxes, Packing::again(16 << 20, None), 3, Deadline::NONE)
+                .expect("a plan");
         assert!(again.relaxed == 0 && again.festival && !short.festival);
         let mut back = Backward::packing_festival(Arc::clone(&a), &boxes, 16 << 20);
-        let festival = run_packing(&a, &boxes, &mut back, PACKING_AGAIN_MOVES).expect("a plan");
+        let festival = run_packing(&a, &boxes, &mut back, PACKING_AGAIN_MOVES, Deadline::NONE)
+            .expect("a plan");
         assert_eq!((&again.order, &again.steps), (&festival.order, &festival.steps));
-        let full = packing_plan_with(&a, &boxes, Packing::again(16 << 20, None), PACKING_MOVES);
+        let full = packing_plan_with(
+            &a,
+            &boxes,
+            Packing::again(16 << 20, None),
+            PACKING_MOVES,
+            Deadline::NONE,
+        );
         assert_eq!(
             full.expect("a plan").order,
             a.plan.order,
@@ -784,15 +911,16 @@ mod tests {
         // which places every box, is taken.
         let exp = Experiments { pack_festival: true, ..Experiments::default() };
         let always = Packing::again(16 << 20, None).under(&exp);
-        let taken = packing_plan_with(&a, &boxes, always, PACKING_MOVES).expect("a plan");
+        let taken =
+            packing_plan_with(&a, &boxes, always, PACKING_MOVES, Deadline::NONE).expect("a plan");
         assert!(taken.festival && taken.relaxed == 0);
         assert_eq!((&taken.order, &taken.steps), (&festival.order, &festival.steps));
         // Cut short too (a few pulls), its plan is taken where it relaxes no more.
         for pulls in 1..40 {
             let cut = Packing::Again { bytes: 16 << 20, pulls, every_level: false };
-            let taken = packing_plan_with(&a, &boxes, cut, 3).expect("a plan");
+            let taken = packing_plan_with(&a, &boxes, cut, 3, Deadline::NONE).expect("a plan");
             let mut back = Backward::packing_festival(Arc::clone(&a), &boxes, 16 << 20);
-            let second = run_packing(&a, &boxes, &mut back, pulls).expect("a plan");
+            let second = run_packing(&a, &boxes, &mut back, pulls, Deadline::NONE).expect("a plan");
             assert_eq!(taken.festival, second.relaxed <= short.relaxed, "{pulls} pulls");
             let want = if taken.festival { &second } else { &short };
             assert_eq!((&taken.order, taken.relaxed), (&want.order, want.relaxed));
