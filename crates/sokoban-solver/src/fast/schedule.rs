@@ -457,7 +457,7 @@ impl Packing {
 /// When the searches of a search's setup (the packing searches, [`analyse_until`]) stop
 /// early: a test of the caller's clock ([`crate::Solver::new_timed`]). Their budgets are
 /// counts of pulls, so that the moves are the same on any machine; on a board where a pull
-/// costs milliseconds (60 x 38 squares, 40 boxes: 417 s of setup before a 20 s limit) the
+/// costs milliseconds (60 x 40 squares, 40 boxes: 417 s of setup before a 20 s limit) the
 /// clock must stop them too.
 #[derive(Clone, Copy)]
 pub struct Deadline<'a>(Option<&'a dyn Fn() -> bool>);
@@ -488,8 +488,8 @@ pub fn analyse_both(
     analyse_until(p, layout, boxes, exp, packing, Deadline::NONE)
 }
 
-/// True when a box of `boxes` can reach no goal, or no goal can have a box of its own that
-/// reaches it (on the empty board, from any side).
+/// True when the boxes cannot each have a goal of their own that they could reach on the
+/// empty board from any side (a box on a dead square among them): the start is dead.
 fn dead_by_reach(p: &Problem, boxes: &[u16]) -> bool {
     if boxes.iter().any(|&b| p.dead[b as usize]) {
         return true;
@@ -504,7 +504,7 @@ fn dead_by_reach(p: &Problem, boxes: &[u16]) -> bool {
 
 /// [`analyse_both`] with the packing searches stopped at `deadline`. None runs where the
 /// start is dead by the simplest tests ([`dead_by_reach`]): the search ends at once there,
-/// unsolvable, where a packing search would pull in vain (a 60 x 38 board: 417 s).
+/// unsolvable, where a packing search would pull in vain (a 60 x 40 board: 417 s).
 pub fn analyse_until(
     p: Arc<Problem>,
     layout: Arc<Layout>,
