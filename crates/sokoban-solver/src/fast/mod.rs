@@ -421,32 +421,19 @@ impl FastSearch {
         memory_limit: usize,
         exp: &Experiments,
     ) -> FastSearch {
-        FastSearch::with_time_limit(board, p, player, boxes, memory_limit, None, exp)
-    }
-
-    /// [`FastSearch::new`] for a search with a time limit, which bounds the second packing
-    /// search's pulls ([`Packing::again`]).
-    pub fn with_time_limit(
-        board: &Board,
-        p: Problem,
-        player: u16,
-        boxes: &[u16],
-        memory_limit: usize,
-        time_limit_ms: Option<f64>,
-        exp: &Experiments,
-    ) -> FastSearch {
         FastSearch::with_deadline(
             board,
             p,
             (player, boxes),
             memory_limit,
-            time_limit_ms,
+            None,
             Deadline::NONE,
             exp,
         )
     }
 
-    /// [`FastSearch::with_time_limit`] with the setup's packing searches stopped at
+    /// [`FastSearch::new`] for a search with a time limit, which bounds the second packing
+    /// search's pulls ([`Packing::again`]), the setup's packing searches stopped at
     /// `deadline` ([`crate::Solver::new_timed`]).
     pub fn with_deadline(
         board: &Board,
