@@ -247,7 +247,7 @@ impl Solver {
     }
 
     /// [`Solver::new`] on `clock`, the time (and its limit) counted from `t0`, setup
-    /// included ([`Solver::count_from`]), the setup's searches stopped at [`SETUP_SHARE`]
+    /// included, the setup's searches stopped at [`SETUP_SHARE`]
     /// of the limit.
     pub fn new_timed(
         level: &Level,
@@ -334,9 +334,9 @@ impl Solver {
     }
 
     /// Count elapsed time (and the time limit) from `t0` on the search's clock instead of
-    /// from the first [`Solver::step`]: pass the time taken before [`Solver::new`] so that
-    /// the setup counts too.
-    pub fn count_from(&mut self, t0: f64) {
+    /// from the first [`Solver::step`], so that the setup counts too: only through
+    /// [`Solver::new_timed`], which also stops the setup's searches at the limit.
+    fn count_from(&mut self, t0: f64) {
         if self.done.is_none() {
             self.t0 = Some(t0);
         }

@@ -503,7 +503,7 @@ fn dead_by_reach(p: &Problem, boxes: &[u16]) -> bool {
 }
 
 /// [`analyse_both`] with the packing searches stopped at `deadline`. None runs where the
-/// start is dead by the simplest tests ([`dead_by_reach`]): the search ends at once there,
+/// start is dead by the simplest tests (`dead_by_reach`): the search ends at once there,
 /// unsolvable, where a packing search would pull in vain (a 60 x 40 board: 417 s).
 pub fn analyse_until(
     p: Arc<Problem>,
