@@ -15,9 +15,11 @@
 //! first — or, in the search [`Backward::away`] makes, farthest from the goals (Festival's
 //! max-distance backward search). The *open* search ([`Backward::open`]) pulls away from
 //! the goals too, but files and ranks positions by the free squares on no cycle of the free
-//! floor instead of the boxes on goals (Festival's biconnected backward search). A box is
-//! never pulled where no box could ever have been pushed from a start square (the position
-//! could meet no forward position).
+//! floor instead of the boxes on goals (Festival's biconnected backward search). The
+//! *dragonfly* search ([`Backward::dragonfly`], Festival's) files nothing: it makes the
+//! pull, of all its positions', that leaves the cheapest matching of the boxes to the
+//! start squares. A box is never pulled where no box could ever have been pushed from a
+//! start square (the position could meet no forward position).
 //!
 //! The same search is the *packing search* (Festival's way to a packing plan): a box pulled
 //! onto a start square no box has left by yet is taken off the board (it has left the goal
@@ -38,6 +40,7 @@ use std::sync::Arc;
 use super::board::{Move, MoveGen, State};
 use super::plan::PrefixSupply;
 use super::shared::Analysis;
+use crate::analysis::assign::{Assignment, INF_COST};
 use crate::analysis::problem::{Keyed, Problem, INF_DIST, NONE};
 
 const NO_NODE: u32 = u32::MAX;
@@ -61,6 +64,9 @@ enum Aim {
     Open,
     /// The packing search by Festival's rules ([`Backward::packing_festival`]).
     Festival,
+    /// Best first by the least pulls matching the boxes to the start squares
+    /// ([`Backward::dragonfly`]).
+    Dragonfly,
 }
 
 /// A stored backward position.
@@ -152,6 +158,17 @@ pub struct Backward {
     /// Per start box `i` and square `s`, at `i * n + s`: 0 where the box can be pushed from
     /// its start square on the empty board, else `INF_DIST` (not in the packing search).
     start_reach: Vec<u16>,
+    /// [`Aim::Dragonfly`]: per start box `i` and square `s`, at `i * n + s`, the pulls
+    /// from `s` to its start square (`u16::MAX`: none); the matching, its saved state, and
+    /// the box of each of its rows with the row of each box (`NONE`: none). The rows stay
+    /// with their boxes, so the next position's matching updates only the rows of the
+    /// boxes that moved (solved anew, 50 boxes took minutes).
+    start_pulls: Vec<u16>,
+    assign: Assignment,
+    assign_saved: Vec<i64>,
+    row_box: Vec<u16>,
+    row_of: Vec<u16>,
+    df_keys: Vec<u32>,
     matcher: crate::analysis::matching::Matcher,
     match_costs: Vec<u16>,
     /// Scratch of [`Backward::regions`].
@@ -197,6 +214,19 @@ impl Backward {
     /// the other's (bench/decisions.md: HF stage, two attempts).
     pub fn away(a: Arc<Analysis>, player: u16, boxes: &[u16], memory_limit: usize) -> Backward {
         Self::with_removal(a, player, boxes, memory_limit, false, Aim::Away)
+    }
+
+    /// [`Backward::near`] searched best first, not by feature cells: every pull made next
+    /// is the one, of all the stored positions', leaving the fewest pulls in the least-cost
+    /// matching of the boxes to the start squares, then the most boxes on them (Festival's
+    /// dragonfly search); a pull leaving a box no start square reaches is not made.
+    pub fn dragonfly(
+        a: Arc<Analysis>,
+        player: u16,
+        boxes: &[u16],
+        memory_limit: usize,
+    ) -> Backward {
+        Self::with_removal(a, player, boxes, memory_limit, false, Aim::Dragonfly)
     }
 
     /// [`Backward::away`] whose positions are ranked (its best cell, and its best position,
@@ -300,10 +330,14 @@ impl Backward {
             start_dist.clone()
         };
         let mut start_reach = Vec::new();
+        let mut start_pulls = Vec::new();
         if !removal {
             for &b in boxes {
                 let d = start_distances(&p, &[b]);
                 start_reach.extend(d.iter().map(|&x| if x == u16::MAX { INF_DIST } else { 0 }));
+                if aim == Aim::Dragonfly {
+                    start_pulls.extend_from_slice(&d);
+                }
             }
         }
         let mut st = State::new(&p, &a.layout);
@@ -345,6 +379,12 @@ impl Backward {
             holes: if aim == Aim::Festival { target_holes(&p) } else { Vec::new() },
             order_dist,
             start_reach,
+            start_pulls,
+            assign: Assignment::new(boxes.len()),
+            assign_saved: Vec::new(),
+            row_box: Vec::new(),
+            row_of: vec![NONE; p.n],
+            df_keys: Vec::new(),
             matcher: crate::analysis::matching::Matcher::default(),
             match_costs: Vec::new(),
             start_key,
@@ -690,7 +730,9 @@ impl Backward {
         let od = &self.order_dist;
         let dist: u32 = self.st.boxes.iter().map(|&b| od[b as usize] as u32).sum();
         let target = match self.aim {
-            Aim::Near => (regions as u64) << 48 | (dist as u64) << 16 | on_goals as u64,
+            Aim::Near | Aim::Dragonfly => {
+                (regions as u64) << 48 | (dist as u64) << 16 | on_goals as u64
+            }
             Aim::Open => (rank as u64) << 32 | dist as u64,
             Aim::Start | Aim::Away | Aim::Festival => rank as u64,
         };
@@ -699,6 +741,10 @@ impl Backward {
         }
         // Order: by boxes left on goals, then by the boxes' summed distance to the start
         // squares, then fewest pulls. The best pull taking a box off a goal weighs 0.
+        let dragonfly = self.aim == Aim::Dragonfly;
+        if dragonfly {
+            self.dragonfly_keys();
+        }
         let od = &self.order_dist;
         self.order.clear();
         let mut best_off: Option<(u32, usize)> = None;
@@ -726,7 +772,9 @@ impl Backward {
                     best_advice = Some((advice, k));
                 }
             }
-            let key = if self.removal {
+            let key = if dragonfly {
+                self.df_keys[k]
+            } else if self.removal {
                 // Removing a box beats everything; then boxes on goals, then distance.
                 unplaced_after.min(0xFF) << 24 | goals_after.min(0xFF) << 16 | d.min(0xFFFF)
             } else {
@@ -758,15 +806,20 @@ impl Backward {
         let node = &mut self.nodes[id as usize];
         node.moves_at = at;
         node.moves_len = self.order.len() as u32;
-        node.advised = best_off.is_some() as u32;
+        // Best first: every pull weighs nothing.
+        node.advised = if dragonfly { u32::MAX } else { best_off.is_some() as u32 };
         if self.order.is_empty() {
             return;
         }
-        let w = node.weight + (best_off.is_none()) as u32;
+        let w = node.weight + (best_off.is_none() && !dragonfly) as u32;
         let key = (w as u64) << 32 | self.moves[at as usize].1 as u64;
         // The cell: boxes on goals (`open`: squares on no cycle) and areas of the floor.
         let filed_by = if self.aim == Aim::Open { off_cycles } else { on_goals };
-        let cell_key = (live as u64) << 32 | (filed_by as u64) << 16 | regions as u64;
+        let cell_key = if dragonfly {
+            0
+        } else {
+            (live as u64) << 32 | (filed_by as u64) << 16 | regions as u64
+        };
         let c = match self.cell_of.get(&cell_key) {
             Some(&c) => c,
             None => {
@@ -788,6 +841,75 @@ impl Backward {
         if self.memory() > self.memory_limit {
             self.full = true;
         }
+    }
+
+    /// [`Aim::Dragonfly`]: the order key of each pull in `move_buf` into `df_keys`, the
+    /// pulls after which some box can no longer be matched to a start square dropped.
+    fn dragonfly_keys(&mut self) {
+        self.match_start();
+        let starts = &self.start_boxes;
+        let on_start = self.st.boxes.iter().filter(|b| starts.binary_search(b).is_ok()).count();
+        let off = (self.nb - on_start) as u32;
+        let mut buf = std::mem::take(&mut self.move_buf);
+        self.df_keys.clear();
+        buf.retain(|m| {
+            let from = self.st.boxes[m.box_i as usize];
+            let key = self.dragonfly_key(from, m.to, off);
+            self.df_keys.extend(key);
+            key.is_some()
+        });
+        self.move_buf = buf;
+    }
+
+    /// [`Aim::Dragonfly`]: the least-cost matching of the state's boxes to the start boxes
+    /// (cost: pulls to the start square), kept for [`Backward::dragonfly_key`].
+    fn match_start(&mut self) {
+        let n = self.a.p.n;
+        if self.row_box.is_empty() {
+            self.row_box = self.st.boxes.clone();
+            for (r, &b) in self.row_box.iter().enumerate() {
+                self.row_of[b as usize] = r as u16;
+            }
+            let (rows, pulls) = (&self.row_box, &self.start_pulls);
+            self.assign.solve(&|i, j| pull_cost(pulls, n, j, rows[i]));
+        } else {
+            // The rows of boxes gone take the boxes come, one each, and are matched again.
+            let mut k = 0;
+            for &b in &self.st.boxes {
+                if self.row_of[b as usize] != NONE {
+                    continue;
+                }
+                while self.st.occupied[self.row_box[k] as usize] {
+                    k += 1;
+                }
+                self.row_of[self.row_box[k] as usize] = NONE;
+                self.row_box[k] = b;
+                self.row_of[b as usize] = k as u16;
+                let (rows, pulls) = (&self.row_box, &self.start_pulls);
+                self.assign.update_row(k, &|i, j| pull_cost(pulls, n, j, rows[i]));
+            }
+        }
+        self.assign_saved.resize(self.assign.saved_len(), 0);
+        self.assign.save_to(&mut self.assign_saved);
+    }
+
+    /// [`Aim::Dragonfly`]: the order key of the pull of the box on `from` to `to` in the
+    /// position matched by [`Backward::match_start`], `off` of whose boxes stand off the
+    /// start squares: the matching's cost after it, then the fewest boxes off the start
+    /// squares; `None` where some box can no longer be matched to a start square.
+    fn dragonfly_key(&mut self, from: u16, to: u16, off: u32) -> Option<u32> {
+        let (n, rows, pulls) = (self.a.p.n, &self.row_box, &self.start_pulls);
+        let i = self.row_of[from as usize] as usize;
+        let cost = |r: usize, j: usize| pull_cost(pulls, n, j, if r == i { to } else { rows[r] });
+        self.assign.update_row(i, &cost);
+        let total = self.assign.total(&cost);
+        self.assign.restore(&self.assign_saved);
+        if total >= INF_COST {
+            return None;
+        }
+        let on_start = |s: u16| self.start_boxes.binary_search(&s).is_ok() as u32;
+        let off = off + on_start(from) - on_start(to);
+        Some((total.min(0xFF_FFFF) as u32) << 8 | off.min(0xFF))
     }
 
     /// True when the boxes of the position in the state can each have a start box of its
@@ -991,6 +1113,15 @@ fn nearness_to_goals(p: &Problem) -> Vec<u16> {
     far.iter().map(|&f| ((top - f) / goals) as u16).collect()
 }
 
+/// The dragonfly search's cost of matching a box on `s` to start box `j`: its pulls there
+/// (`start_pulls`: `n` squares a start box), [`INF_COST`] where it cannot get there.
+fn pull_cost(start_pulls: &[u16], n: usize, j: usize, s: u16) -> i64 {
+    match start_pulls[j * n + s as usize] {
+        u16::MAX => INF_COST,
+        c => c as i64,
+    }
+}
+
 /// Fewest pushes from the nearest square a box starts on to each square, on the empty board
 /// with the square behind each push only required to be floor (`u16::MAX`: none reaches).
 /// A box pulled somewhere this is `u16::MAX` could never have been pushed there from a
@@ -1050,6 +1181,48 @@ mod tests {
         assert_eq!(pr.0, nr.0, "as few floor areas");
         assert!(nr.1 <= pr.1, "nearer the start squares: {nr:?} against {pr:?}");
         assert!(nr.1 > 0, "not the start position itself");
+    }
+
+    /// The dragonfly search reaches ROOM's start position alone, and its pulls played
+    /// backwards solve the level; each pull's key holds the least-cost matching of the
+    /// boxes after it to the start squares, as the matching solved anew finds it.
+    #[test]
+    fn the_dragonfly_search_reaches_the_start_by_the_matching() {
+        let (level, boxes, player, a, _) = analysed(ROOM);
+        let mut back = Backward::dragonfly(Arc::clone(&a), player, &boxes, 16 << 20);
+        let reached = loop {
+            match back.run(1000) {
+                BackEvent::Reached(id) => break id,
+                BackEvent::Budget => {}
+                other => panic!("{other:?}"),
+            }
+        };
+        let pushes = back.pushes_from(reached);
+        let solution = crate::build_solution(&level, &a.p, &pushes).unwrap();
+        assert_eq!(solution.pushes, pushes.len());
+        let (n, nb) = (a.p.n, boxes.len());
+        for id in 0..back.nodes.len().min(40) as u32 {
+            back.load(id);
+            back.move_buf.clear();
+            back.gen.generate(&a.p, &a.layout, &mut back.st, true, &mut back.move_buf);
+            back.match_start();
+            for m in back.move_buf.clone() {
+                let from = back.st.boxes[m.box_i as usize];
+                let mut after = back.st.boxes.clone();
+                after[m.box_i as usize] = m.to;
+                let pulls = &back.start_pulls;
+                let cost = |i: usize, j: usize| match pulls[j * n + after[i] as usize] {
+                    u16::MAX => INF_COST,
+                    c => c as i64,
+                };
+                let mut fresh = Assignment::new(nb);
+                fresh.solve(&cost);
+                let total = fresh.total(&cost);
+                let on: usize = boxes.iter().filter(|b| back.st.boxes.contains(b)).count();
+                let key = back.dragonfly_key(from, m.to, (nb - on) as u32);
+                assert_eq!(key.map(|k| k >> 8), (total < INF_COST).then_some(total as u32));
+            }
+        }
     }
 
     /// Festival's target holes: goals walled on three sides, and the goals before them in

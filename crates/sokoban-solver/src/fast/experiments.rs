@@ -80,6 +80,9 @@ pub struct Experiments {
     /// The HF search that ranks areas first scores as the others do, not with Festival's
     /// HF features (`nohfhot`).
     pub no_hf_hot: bool,
+    /// The HF stage's backward search toward the start squares searches best first by
+    /// the matching to them (`dragonfly`, [`super::back::Backward::dragonfly`]).
+    pub dragonfly: bool,
     /// HF searches the stage makes, each with a backward search of its own (`hfattemptsN`).
     pub hf_attempts: Option<u32>,
     /// On a level of many boxes, the HF stage's first backward search pulls away from the
@@ -227,6 +230,7 @@ impl Experiments {
                 "hfregions" => &mut e.hf_regions,
                 "hffew" => &mut e.hf_few,
                 "nohfhot" => &mut e.no_hf_hot,
+                "dragonfly" => &mut e.dragonfly,
                 "manyaway" => &mut e.many_away,
                 "bicon" => &mut e.open_back,
                 "nomeetback" => &mut e.no_meet_back,

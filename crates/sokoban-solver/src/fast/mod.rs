@@ -612,7 +612,8 @@ impl FastSearch {
     /// the start squares, the second away from the goals ([`Backward::away`]), the other way
     /// round on a level of many boxes with `manyaway` (a portfolio lane's); the one away
     /// from the goals ranks by open floor with `bicon` ([`Backward::open`]), and so does
-    /// any attempt after the second. It makes `HF_PULLS` pulls (or fills its memory) before
+    /// any attempt after the second; the one toward the start squares searches best first
+    /// by the matching to them with `dragonfly` ([`Backward::dragonfly`]). It makes `HF_PULLS` pulls (or fills its memory) before
     /// the HF search starts.
     fn begin_backward(&mut self) {
         let (a, player, boxes, share) =
@@ -626,6 +627,8 @@ impl FastSearch {
             Backward::open(a, player, boxes, share)
         } else if away {
             Backward::away(a, player, boxes, share)
+        } else if exp.dragonfly {
+            Backward::dragonfly(a, player, boxes, share)
         } else if self.many && exp.many_near {
             Backward::near(a, player, boxes, share)
         } else {
@@ -638,6 +641,7 @@ impl FastSearch {
             let way = match (open, away) {
                 (true, _) => "away from the goals, ranked by open floor",
                 (_, true) => "away from the goals",
+                _ if exp.dragonfly => "toward the start squares, best first",
                 _ => "toward the start squares",
             };
             self.trace.push(format!("the HF stage's backward search {attempt} begins, {way}"));
@@ -1340,6 +1344,17 @@ mod tests {
         let (before, trace) = calls_to_solve(NOT_FOLLOWABLE, "trace,nomeetback");
         assert!(!trace.iter().any(|t| t.starts_with("the backward search met")));
         assert!(met < before, "{met} calls against {before}");
+    }
+
+    /// With `dragonfly` the HF stage's first backward search is the dragonfly search; on
+    /// `NOT_FOLLOWABLE` a strategy and it meet, and the solution replays.
+    #[test]
+    fn the_dragonfly_search_meets_the_strategies() {
+        let (_, trace) = calls_to_solve(NOT_FOLLOWABLE, "trace,dragonfly,hfafter0");
+        assert!(trace
+            .iter()
+            .any(|t| t.ends_with("1 begins, toward the start squares, best first")));
+        assert!(trace.iter().any(|t| t.contains(" met ")), "{trace:?}");
     }
 
     /// A scored strategy whose move generation finds a new child in the perimeter makes
