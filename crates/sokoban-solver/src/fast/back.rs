@@ -16,10 +16,10 @@
 //! max-distance backward search). The *open* search ([`Backward::open`]) pulls away from
 //! the goals too, but files and ranks positions by the free squares on no cycle of the free
 //! floor instead of the boxes on goals (Festival's biconnected backward search). The
-//! *dragonfly* search ([`Backward::dragonfly`], Festival's) files nothing: it makes the
-//! pull, of all its positions', that leaves the cheapest matching of the boxes to the
-//! start squares. A box is never pulled where no box could ever have been pushed from a
-//! start square (the position could meet no forward position).
+//! *dragonfly* search ([`Backward::dragonfly`], after Festival's) files nothing: it makes
+//! next the queued pull that leaves the cheapest matching of the boxes to the start
+//! squares. A box is never pulled where no box could ever have been pushed from a start
+//! square (the position could meet no forward position).
 //!
 //! The same search is the *packing search* (Festival's way to a packing plan): a box pulled
 //! onto a start square no box has left by yet is taken off the board (it has left the goal
@@ -216,10 +216,13 @@ impl Backward {
         Self::with_removal(a, player, boxes, memory_limit, false, Aim::Away)
     }
 
-    /// [`Backward::near`] searched best first, not by feature cells: every pull made next
-    /// is the one, of all the stored positions', leaving the fewest pulls in the least-cost
-    /// matching of the boxes to the start squares, then the most boxes on them (Festival's
-    /// dragonfly search); a pull leaving a box no start square reaches is not made.
+    /// [`Backward::near`] searched best first, not by feature cells (Festival's dragonfly
+    /// search): the stored positions are queued by their next pull, keyed by the fewest
+    /// pulls in the least-cost matching of the boxes to the start squares after it, then
+    /// the most boxes on them, and the least key is made next; a pull after which no such
+    /// matching exists is not made. As in the other backward searches, a position's first
+    /// pull is its best one taking a box off a goal, where it has one (Festival's dragonfly
+    /// queues every child by its own key: not tried).
     pub fn dragonfly(
         a: Arc<Analysis>,
         player: u16,
