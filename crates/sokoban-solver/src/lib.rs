@@ -247,8 +247,7 @@ impl Solver {
     }
 
     /// [`Solver::new`] on `clock`, the time (and its limit) counted from `t0`, setup
-    /// included, the setup's searches stopped at [`SETUP_SHARE`]
-    /// of the limit.
+    /// included, the setup's searches stopped at [`SETUP_SHARE`] of the limit.
     pub fn new_timed(
         level: &Level,
         pos: &Position,

@@ -155,15 +155,14 @@ pub struct Backward {
     full: bool,
     move_buf: Vec<Move>,
     order: Vec<(u32, u32, u32)>,
-    /// Per start box `i` and square `s`, at `i * n + s`: 0 where the box can be pushed from
-    /// its start square on the empty board, else `INF_DIST` (not in the packing search).
-    start_reach: Vec<u16>,
-    /// [`Aim::Dragonfly`]: per start box `i` and square `s`, at `i * n + s`, the pulls
-    /// from `s` to its start square (`u16::MAX`: none); the matching, its saved state, and
-    /// the box of each of its rows with the row of each box (`NONE`: none). The rows stay
-    /// with their boxes, so the next position's matching updates only the rows of the
-    /// boxes that moved (solved anew, 50 boxes took minutes).
+    /// Per start box `i` and square `s`, at `i * n + s`: the pulls from `s` to its start
+    /// square on the empty board (`u16::MAX`: the box can never be pushed there; not in
+    /// the packing search).
     start_pulls: Vec<u16>,
+    /// [`Aim::Dragonfly`]: the matching of the boxes to the start boxes, its saved state,
+    /// and the box of each of its rows with the row of each box (`NONE`: none). The rows
+    /// stay with their boxes, so the next position's matching updates only the rows of the
+    /// boxes that moved (solved anew, 50 boxes took minutes).
     assign: Assignment,
     assign_saved: Vec<i64>,
     row_box: Vec<u16>,
@@ -332,15 +331,10 @@ impl Backward {
         } else {
             start_dist.clone()
         };
-        let mut start_reach = Vec::new();
         let mut start_pulls = Vec::new();
         if !removal {
             for &b in boxes {
-                let d = start_distances(&p, &[b]);
-                start_reach.extend(d.iter().map(|&x| if x == u16::MAX { INF_DIST } else { 0 }));
-                if aim == Aim::Dragonfly {
-                    start_pulls.extend_from_slice(&d);
-                }
+                start_pulls.extend(start_distances(&p, &[b]));
             }
         }
         let mut st = State::new(&p, &a.layout);
@@ -381,7 +375,6 @@ impl Backward {
             start_dist,
             holes: if aim == Aim::Festival { target_holes(&p) } else { Vec::new() },
             order_dist,
-            start_reach,
             start_pulls,
             assign: Assignment::new(boxes.len()),
             assign_saved: Vec::new(),
@@ -923,8 +916,9 @@ impl Backward {
         let (n, nb) = (self.a.p.n, self.nb);
         self.match_costs.clear();
         for i in 0..nb {
-            let row = &self.start_reach[i * n..(i + 1) * n];
-            self.match_costs.extend(self.st.boxes.iter().map(|&b| row[b as usize]));
+            let row = &self.start_pulls[i * n..(i + 1) * n];
+            let reach = |b: u16| if row[b as usize] == u16::MAX { INF_DIST } else { 0 };
+            self.match_costs.extend(self.st.boxes.iter().map(|&b| reach(b)));
         }
         self.matcher.perfect(&self.match_costs, nb, nb)
     }

@@ -613,8 +613,8 @@ impl FastSearch {
     /// round on a level of many boxes with `manyaway` (a portfolio lane's); the one away
     /// from the goals ranks by open floor with `bicon` ([`Backward::open`]), and so does
     /// any attempt after the second; the one toward the start squares searches best first
-    /// by the matching to them with `dragonfly` ([`Backward::dragonfly`]). It makes `HF_PULLS` pulls (or fills its memory) before
-    /// the HF search starts.
+    /// by the matching to them with `dragonfly` ([`Backward::dragonfly`]). It makes
+    /// `HF_PULLS` pulls (or fills its memory) before the HF search starts.
     fn begin_backward(&mut self) {
         let (a, player, boxes, share) =
             (Arc::clone(&self.analysis), self.player, &self.boxes, self.back_share);
