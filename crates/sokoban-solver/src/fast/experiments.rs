@@ -83,6 +83,11 @@ pub struct Experiments {
     /// The HF stage's backward search toward the start squares searches best first by
     /// the matching to them (`dragonfly`, [`super::back::Backward::dragonfly`]).
     pub dragonfly: bool,
+    /// The HF stage does not begin with the dragonfly search's attempt
+    /// (`nodragonflyfirst`; see [`super::FastSearch::attempt`]).
+    pub no_dragonfly_first: bool,
+    /// The moves of the HF search in the dragonfly search's attempt (`dragonflyfirstN`).
+    pub dragonfly_first: Option<u64>,
     /// HF searches the stage makes, each with a backward search of its own (`hfattemptsN`).
     pub hf_attempts: Option<u32>,
     /// On a level of many boxes, the HF stage's first backward search pulls away from the
@@ -231,6 +236,7 @@ impl Experiments {
                 "hffew" => &mut e.hf_few,
                 "nohfhot" => &mut e.no_hf_hot,
                 "dragonfly" => &mut e.dragonfly,
+                "nodragonflyfirst" => &mut e.no_dragonfly_first,
                 "manyaway" => &mut e.many_away,
                 "bicon" => &mut e.open_back,
                 "nomeetback" => &mut e.no_meet_back,
@@ -245,6 +251,8 @@ impl Experiments {
                         e.supplied_after = Some(k?);
                     } else if let Some(k) = numbered(name, "hfpulls") {
                         e.hf_pulls = Some(k?);
+                    } else if let Some(k) = numbered(name, "dragonflyfirst") {
+                        e.dragonfly_first = Some(k?);
                     } else if let Some(k) = numbered(name, "hfattempts") {
                         e.hf_attempts = Some(k?);
                     } else if name == "nomany" {
@@ -307,14 +315,17 @@ impl Experiments {
 /// - Lanes 5–7 (Festival's stop rule in the scored strategies; a plan filling goal
 ///   clusters one by one; the rules strategy alone), chosen the same way at 250,000 moves
 ///   before pulls were counted: +1, 0, 0 then.
+///
+/// None of them begins the HF stage with the dragonfly search's attempt (`nodragonflyfirst`):
+/// lane 0 makes it, and they were chosen without it.
 const LANES: [&str; 7] = [
-    "many0,manyaway,bicon,hffew,packingplan,packfestival",
-    "hfafter0,pullevery8,packingplan,manynear,merge",
-    "opener,explorer",
-    "hfafter0,pullevery8,nopacksearch,manynear,merge",
-    "stopscored",
-    "cluster",
-    "rules",
+    "many0,manyaway,bicon,hffew,packingplan,packfestival,nodragonflyfirst",
+    "hfafter0,pullevery8,packingplan,manynear,merge,nodragonflyfirst",
+    "opener,explorer,nodragonflyfirst",
+    "hfafter0,pullevery8,nopacksearch,manynear,merge,nodragonflyfirst",
+    "stopscored,nodragonflyfirst",
+    "cluster,nodragonflyfirst",
+    "rules,nodragonflyfirst",
 ];
 
 /// The switches of portfolio lane `k` ([`crate::portfolio`]): lane 0 runs `base` (the

@@ -109,6 +109,14 @@ const GRANT_PARTS: usize = 64;
 /// thread (the second ranked so instead loses XSokoban 50; bench/decisions.md). With
 /// `bicon` (portfolio lane 1) the second ranks so already, and there is no third.
 const HF_ATTEMPTS: u32 = 3;
+/// Moves of the HF search in the attempt the HF stage begins with, the dragonfly search's
+/// ([`Backward::dragonfly`], Festival's strategy H): where it helps, its perimeter is met
+/// at once (Sasquatch V 25 1.0 s, VI 39 0.7 s, none solved in 30 s before) or its HF search
+/// meets it within a few thousand moves (VI 41: 2,700, 6.6 s); in the usual first attempt's
+/// place it lost IV 17 and 36, VI 31 and 34, which this costs 5 to 7 s. Its pulls are
+/// `MANY_PULLS` on every level: 600,000 cost IV 30 10 s, most of them duplicates
+/// (bench/decisions.md: **dragonfly first**).
+const DRAGONFLY_MOVES: u64 = 20_000;
 /// The attempt (counted from 1) from which the backward search ranks by open floor and the
 /// HF search takes Festival's form on every level ([`FastSearch::attempt_mode`]).
 const OPEN_ATTEMPT: u32 = 3;
@@ -608,26 +616,33 @@ impl FastSearch {
         self.begin_backward();
     }
 
-    /// The backward search of the HF stage's next attempt: the first orders its pulls toward
-    /// the start squares, the second away from the goals ([`Backward::away`]), the other way
-    /// round on a level of many boxes with `manyaway` (a portfolio lane's); the one away
-    /// from the goals ranks by open floor with `bicon` ([`Backward::open`]), and so does
-    /// any attempt after the second; the one toward the start squares searches best first
-    /// by the matching to them with `dragonfly` ([`Backward::dragonfly`]). It makes
+    /// The backward search of the HF stage's next attempt. The stage begins with the
+    /// dragonfly search's ([`Backward::dragonfly`]; not with `nodragonflyfirst`), then its
+    /// usual attempts: the first orders its pulls toward the start squares, the second away
+    /// from the goals ([`Backward::away`]), the other way round on a level of many boxes
+    /// with `manyaway` (a portfolio lane's); the one away from the goals ranks by open floor
+    /// with `bicon` ([`Backward::open`]), and so does any attempt after the second; with
+    /// `dragonfly` the one toward the start squares is the dragonfly search. It makes
     /// `HF_PULLS` pulls (or fills its memory) before the HF search starts.
     fn begin_backward(&mut self) {
         let (a, player, boxes, share) =
             (Arc::clone(&self.analysis), self.player, &self.boxes, self.back_share);
         let exp = &self.analysis.exp;
-        // `hf_searches` counts the HF searches begun: this attempt (from 1) is the next.
-        let attempt = self.hf_searches + 1;
-        let away = (attempt % 2 == 0) != (self.many && exp.many_away);
-        let open = (away && exp.open_back) || attempt >= OPEN_ATTEMPT;
+        // `hf_searches` counts the HF searches begun: this attempt is the next.
+        let attempt = self.attempt(self.hf_searches + 1);
+        let (away, open) = match attempt {
+            Some(k) => {
+                let away = (k % 2 == 0) != (self.many && exp.many_away);
+                (away, (away && exp.open_back) || k >= OPEN_ATTEMPT)
+            }
+            None => (false, false),
+        };
+        let dragonfly = attempt.is_none() || exp.dragonfly;
         let back = if open {
             Backward::open(a, player, boxes, share)
         } else if away {
             Backward::away(a, player, boxes, share)
-        } else if exp.dragonfly {
+        } else if dragonfly {
             Backward::dragonfly(a, player, boxes, share)
         } else if self.many && exp.many_near {
             Backward::near(a, player, boxes, share)
@@ -636,15 +651,31 @@ impl FastSearch {
         };
         self.back = Some(perimeter(back, exp));
         self.back_active = false;
-        self.hf = HfStage::Pulling(self.hf_pulls);
+        // The dragonfly search's attempt pulls as on a level of many boxes on every level.
+        let pulls = if attempt.is_none() { self.hf_pulls.min(MANY_PULLS) } else { self.hf_pulls };
+        self.hf = HfStage::Pulling(pulls);
         if self.tracing() {
             let way = match (open, away) {
                 (true, _) => "away from the goals, ranked by open floor",
                 (_, true) => "away from the goals",
-                _ if exp.dragonfly => "toward the start squares, best first",
+                _ if dragonfly => "toward the start squares, best first",
                 _ => "toward the start squares",
             };
-            self.trace.push(format!("the HF stage's backward search {attempt} begins, {way}"));
+            let which = attempt.map_or("first".to_string(), |k| k.to_string());
+            self.trace.push(format!("the HF stage's backward search {which} begins, {way}"));
+        }
+    }
+
+    /// The usual attempt the HF search numbered `search` (from 1) makes; `None` for the
+    /// dragonfly search's, made first (unless `nodragonflyfirst`, or `dragonfly` puts it
+    /// in the first usual attempt's place). Its HF search ends after `DRAGONFLY_MOVES`:
+    /// where it helps, it helps at once.
+    fn attempt(&self, search: u32) -> Option<u32> {
+        let exp = &self.analysis.exp;
+        match (exp.no_dragonfly_first || exp.dragonfly, search) {
+            (true, _) => Some(search),
+            (false, 1) => None,
+            (false, _) => Some(search - 1),
         }
     }
 
@@ -666,7 +697,8 @@ impl FastSearch {
         }
         // With `bicon` the open ranking has had its attempt already.
         let exp = &self.analysis.exp;
-        let attempts = exp.hf_attempts.unwrap_or(if exp.open_back { 2 } else { HF_ATTEMPTS });
+        let attempts = exp.hf_attempts.unwrap_or(if exp.open_back { 2 } else { HF_ATTEMPTS })
+            + u32::from(self.attempt(1).is_none());
         if self.hf_searches < attempts {
             self.begin_backward();
         } else {
@@ -690,7 +722,7 @@ impl FastSearch {
     /// (bench/decisions.md).
     fn attempt_mode(&self) -> HfMode {
         // Called once the attempt's HF search is counted: `hf_searches` is its number.
-        let attempt = self.hf_searches;
+        let attempt = self.attempt(self.hf_searches).unwrap_or(1);
         if attempt < OPEN_ATTEMPT {
             self.hf_mode
         } else {
@@ -750,7 +782,12 @@ impl FastSearch {
             ));
         }
         let hf_stall = Some(Stall::new(mode.stall));
-        self.runs.push(Running { strategy: HF, fess, full: false, start_packed, hf_stall });
+        let limit = match self.attempt(self.hf_searches) {
+            None => self.analysis.exp.dragonfly_first.unwrap_or(DRAGONFLY_MOVES),
+            Some(_) => 0,
+        };
+        let strategy = Strategy { limit, ..HF };
+        self.runs.push(Running { strategy, fess, full: false, start_packed, hf_stall });
     }
 
     /// The problem searched.
@@ -895,8 +932,12 @@ impl FastSearch {
                 run.full = true; // the HF search no longer comes nearer its target
                 self.hf_end = "stalled";
             }
-        } else if run.strategy.limit > 0 && stats.generated >= run.strategy.limit {
-            run.full = true; // a probe that has had its moves: no more turns
+        }
+        if run.strategy.limit > 0 && stats.generated >= run.strategy.limit {
+            run.full = true; // a probe, or the first HF search, has had its moves
+            if run.hf() {
+                self.hf_end = "its moves made";
+            }
         }
         if run.strategy.idle > 0
             && stats.generated >= run.strategy.idle
@@ -1336,12 +1377,12 @@ mod tests {
     /// `NOT_FOLLOWABLE` (its perimeter from the start) the backward search reaches a
     /// position the scored strategy stored before, which joins their paths into a
     /// solution that replays, calls sooner than the strategies meet it themselves
-    /// (`nomeetback`).
+    /// (`nomeetback`). The usual attempts only (`nodragonflyfirst`), here and below.
     #[test]
     fn the_backward_search_meets_positions_a_strategy_stored_before() {
-        let (met, trace) = calls_to_solve(NOT_FOLLOWABLE, "trace");
+        let (met, trace) = calls_to_solve(NOT_FOLLOWABLE, "trace,nodragonflyfirst");
         assert!(trace.iter().any(|t| t == "the backward search met FESS scored's positions"));
-        let (before, trace) = calls_to_solve(NOT_FOLLOWABLE, "trace,nomeetback");
+        let (before, trace) = calls_to_solve(NOT_FOLLOWABLE, "trace,nomeetback,nodragonflyfirst");
         assert!(!trace.iter().any(|t| t.starts_with("the backward search met")));
         assert!(met < before, "{met} calls against {before}");
     }
@@ -1357,14 +1398,27 @@ mod tests {
         assert!(trace.iter().any(|t| t.contains(" met ")), "{trace:?}");
     }
 
+    /// With `dragonflyfirstN` the HF stage begins with the dragonfly search's attempt, whose
+    /// HF search ends after its N moves; then the usual first attempt, toward the start
+    /// squares, and the solution replays.
+    #[test]
+    fn the_dragonfly_attempt_comes_first_and_ends_after_its_moves() {
+        let (_, trace) = calls_to_solve(NOT_FOLLOWABLE, "trace,dragonflyfirst1,hfafter0,hfpulls1");
+        let at = |line: &str| trace.iter().position(|t| t.ends_with(line));
+        let first = at("search first begins, toward the start squares, best first");
+        let ended = trace.iter().position(|t| t.contains("HF search ends (its moves made)"));
+        let usual = at("backward search 1 begins, toward the start squares");
+        assert!(first.is_some() && first < ended && ended < usual, "{trace:#?}");
+    }
+
     /// A scored strategy whose move generation finds a new child in the perimeter makes
     /// it at once (`Fess::ahead`): on `ROOM` with the perimeter from the start, sooner than
     /// when that child's turn comes (`nomeetahead`); the solution replays.
     #[test]
     fn a_child_in_the_perimeter_is_made_at_once() {
-        let (ahead, trace) = calls_to_solve(ROOM, "trace,hfafter0");
+        let (ahead, trace) = calls_to_solve(ROOM, "trace,hfafter0,nodragonflyfirst");
         assert!(trace.iter().any(|t| t == "FESS scored met the backward search"));
-        let (in_turn, trace) = calls_to_solve(ROOM, "trace,hfafter0,nomeetahead");
+        let (in_turn, trace) = calls_to_solve(ROOM, "trace,hfafter0,nomeetahead,nodragonflyfirst");
         assert!(trace.iter().any(|t| t == "FESS scored met the backward search"));
         assert!(ahead < in_turn, "{ahead} calls against {in_turn}");
     }
@@ -1382,10 +1436,13 @@ mod tests {
         assert!(
             !few.hf_mode.unordered && !few.hf_mode.regions_first && few.hf_mode.stall == HF_STALL
         );
-        let mut away = search_with(ROOM, &format!("many{boxes},manyaway,trace"));
+        let mut away = search_with(ROOM, &format!("many{boxes},manyaway,nodragonflyfirst,trace"));
         (0..8).for_each(|_| _ = away.run(1)); // the stage is looked at every eighth call
         assert!(away.trace.iter().any(|t| t.ends_with("1 begins, away from the goals")));
-        let mut few_away = search_with(ROOM, &format!("many{},manyaway,hfafter0,trace", boxes + 1));
+        let mut few_away = search_with(
+            ROOM,
+            &format!("many{},manyaway,nodragonflyfirst,hfafter0,trace", boxes + 1),
+        );
         (0..8).for_each(|_| _ = few_away.run(1));
         assert!(few_away.trace.iter().any(|t| t.ends_with("1 begins, toward the start squares")));
         let mut many = search_with(ROOM, &format!("many{boxes},hfpulls50"));
@@ -1411,14 +1468,14 @@ mod tests {
         assert_eq!(solution.pushes, pushes.len());
     }
 
-    /// The HF stage's attempts: toward the start squares, away from the goals, then away
-    /// ranked by open floor (`Backward::open`) with the HF search in Festival's form; with
-    /// `bicon` the second ranks so already and there is no third.
+    /// The HF stage's attempts: the dragonfly search's, then toward the start squares, away
+    /// from the goals, then away ranked by open floor (`Backward::open`) with the HF search
+    /// in Festival's form; with `bicon` the second ranks so already and there is no third.
     #[test]
     fn the_third_hf_attempt_ranks_by_open_floor() {
         let ends = |exp: &str| {
             let mut s = search_with(ROOM, exp);
-            for k in 0..=3 {
+            for k in 0..=4 {
                 s.hf_searches = k;
                 s.end_hf_search();
             }
@@ -1426,34 +1483,39 @@ mod tests {
                 s.trace.iter().filter(|t| t.contains(" begins, ")).cloned().collect();
             (begun, s.hf)
         };
+        let usual = [
+            "the HF stage's backward search 1 begins, toward the start squares",
+            "the HF stage's backward search 2 begins, away from the goals",
+            "the HF stage's backward search 3 begins, away from the goals, ranked by open floor",
+        ];
         let (begun, stage) = ends("trace");
-        assert_eq!(
-            begun,
-            [
-                "the HF stage's backward search 1 begins, toward the start squares",
-                "the HF stage's backward search 2 begins, away from the goals",
-                "the HF stage's backward search 3 begins, away from the goals, ranked by open floor",
-            ]
-        );
+        let first =
+            "the HF stage's backward search first begins, toward the start squares, best first";
+        assert_eq!(begun[0], first);
+        assert_eq!(begun[1..], usual);
+        assert_eq!(stage, HfStage::Off);
+        let (begun, stage) = ends("trace,nodragonflyfirst");
+        assert_eq!(begun, usual);
         assert_eq!(stage, HfStage::Off);
         // The third attempt searches in Festival's form on a level of few boxes too.
         let mut s = search_with(ROOM, "");
         assert!(!s.hf_mode.unordered && !s.hf_mode.hot && s.hf_mode.stall == HF_STALL);
-        s.hf_searches = OPEN_ATTEMPT;
+        // The dragonfly search's attempt is counted first.
+        s.hf_searches = OPEN_ATTEMPT + 1;
         let third = s.attempt_mode();
         assert!(third.unordered && third.regions_first && third.hot);
         assert_eq!(third.stall, HF_STALL);
         // With `hffew`, a level of few boxes keeps the plan's order and the plain scores.
         let mut s = search_with(ROOM, "hffew");
-        s.hf_searches = OPEN_ATTEMPT;
+        s.hf_searches = OPEN_ATTEMPT + 1;
         let few = s.attempt_mode();
         assert!(!few.unordered && !few.regions_first && !few.hot);
         assert_eq!(few.stall, HF_STALL);
         let lane = search_with(ROOM, "many0,hffew");
         assert_eq!(lane.hf_mode, few);
         let (begun, stage) = ends("trace,bicon");
-        assert_eq!(begun.len(), 2);
-        assert!(begun[1].ends_with("2 begins, away from the goals, ranked by open floor"));
+        assert_eq!(begun.len(), 3);
+        assert!(begun[2].ends_with("2 begins, away from the goals, ranked by open floor"));
         assert_eq!(stage, HfStage::Off);
     }
 
