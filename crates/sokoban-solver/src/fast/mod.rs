@@ -623,7 +623,8 @@ impl FastSearch {
     /// with `manyaway` (a portfolio lane's); the one away from the goals ranks by open floor
     /// with `bicon` ([`Backward::open`]), and so does any attempt after the second; with
     /// `dragonfly` the one toward the start squares is the dragonfly search. It makes
-    /// `HF_PULLS` pulls (or fills its memory) before the HF search starts.
+    /// `HF_PULLS` pulls (the dragonfly search's attempt at most `MANY_PULLS`), or fills its
+    /// memory, before the HF search starts.
     fn begin_backward(&mut self) {
         let (a, player, boxes, share) =
             (Arc::clone(&self.analysis), self.player, &self.boxes, self.back_share);
@@ -716,7 +717,7 @@ impl FastSearch {
     }
 
     /// The HF search's form in the attempt under way: the level's ([`HfMode`]) in the
-    /// first two; in the third, ranked by open floor, Festival's on every level (the target
+    /// dragonfly search's and the first two usual ones; in the third, ranked by open floor, Festival's on every level (the target
     /// counted in any order, areas first, its HF hotspots, ending on a stall), as portfolio
     /// lane 1 searches: Sasquatch III 13 and VI 28 solved in 10–12 s, one thread
     /// (bench/decisions.md).
