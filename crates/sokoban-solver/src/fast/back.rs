@@ -1208,10 +1208,7 @@ mod tests {
                 let mut after = back.st.boxes.clone();
                 after[m.box_i as usize] = m.to;
                 let pulls = &back.start_pulls;
-                let cost = |i: usize, j: usize| match pulls[j * n + after[i] as usize] {
-                    u16::MAX => INF_COST,
-                    c => c as i64,
-                };
+                let cost = |i: usize, j: usize| pull_cost(pulls, n, j, after[i]);
                 let mut fresh = Assignment::new(nb);
                 fresh.solve(&cost);
                 let total = fresh.total(&cost);

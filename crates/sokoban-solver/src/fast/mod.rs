@@ -783,10 +783,9 @@ impl FastSearch {
             ));
         }
         let hf_stall = Some(Stall::new(mode.stall));
-        let limit = match self.attempt(self.hf_searches) {
-            None => self.analysis.exp.dragonfly_first.unwrap_or(DRAGONFLY_MOVES),
-            Some(_) => 0,
-        };
+        // Only the dragonfly search's attempt ends its HF search after some moves.
+        let dragonfly_moves = self.analysis.exp.dragonfly_first.unwrap_or(DRAGONFLY_MOVES);
+        let limit = self.attempt(self.hf_searches).map_or(dragonfly_moves, |_| 0);
         let strategy = Strategy { limit, ..HF };
         self.runs.push(Running { strategy, fess, full: false, start_packed, hf_stall });
     }
