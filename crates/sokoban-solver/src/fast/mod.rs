@@ -672,12 +672,17 @@ impl FastSearch {
     /// in the first usual attempt's place). Its HF search ends after `DRAGONFLY_MOVES`:
     /// where it helps, it helps at once.
     fn attempt(&self, search: u32) -> Option<u32> {
-        let exp = &self.analysis.exp;
-        match (exp.no_dragonfly_first || exp.dragonfly, search) {
-            (true, _) => Some(search),
-            (false, 1) => None,
-            (false, _) => Some(search - 1),
+        match (self.dragonfly_first(), search) {
+            (false, _) => Some(search),
+            (true, 1) => None,
+            (true, _) => Some(search - 1),
         }
+    }
+
+    /// The HF stage begins with the dragonfly search's attempt (see [`FastSearch::attempt`]).
+    fn dragonfly_first(&self) -> bool {
+        let exp = &self.analysis.exp;
+        !(exp.no_dragonfly_first || exp.dragonfly)
     }
 
     /// The HF search has ended without meeting the backward search (it has made its moves,
@@ -699,7 +704,7 @@ impl FastSearch {
         // With `bicon` the open ranking has had its attempt already.
         let exp = &self.analysis.exp;
         let attempts = exp.hf_attempts.unwrap_or(if exp.open_back { 2 } else { HF_ATTEMPTS })
-            + u32::from(self.attempt(1).is_none());
+            + u32::from(self.dragonfly_first());
         if self.hf_searches < attempts {
             self.begin_backward();
         } else {
@@ -717,10 +722,10 @@ impl FastSearch {
     }
 
     /// The HF search's form in the attempt under way: the level's ([`HfMode`]) in the
-    /// dragonfly search's and the first two usual ones; in the third, ranked by open floor, Festival's on every level (the target
-    /// counted in any order, areas first, its HF hotspots, ending on a stall), as portfolio
-    /// lane 1 searches: Sasquatch III 13 and VI 28 solved in 10–12 s, one thread
-    /// (bench/decisions.md).
+    /// dragonfly search's and the first two usual ones; in the third, ranked by open floor,
+    /// Festival's on every level (the target counted in any order, areas first, its HF
+    /// hotspots, ending on a stall), as portfolio lane 1 searches: Sasquatch III 13 and VI
+    /// 28 solved in 10–12 s, one thread (bench/decisions.md).
     fn attempt_mode(&self) -> HfMode {
         // Called once the attempt's HF search is counted: `hf_searches` is its number.
         let attempt = self.attempt(self.hf_searches).unwrap_or(1);
