@@ -18,8 +18,11 @@
 //! floor instead of the boxes on goals (Festival's biconnected backward search). The
 //! *dragonfly* search ([`Backward::dragonfly`], after Festival's) files nothing: it makes
 //! next the queued pull that leaves the cheapest matching of the boxes to the start
-//! squares. A box is never pulled where no box could ever have been pushed from a start
-//! square (the position could meet no forward position).
+//! squares; where a position, taken as a forward one, has a PI-corral with work left, only
+//! the pulls that change the player's reach beside the box pulled last are made (Festival's
+//! corral rule). A box is never pulled where no box could ever have been pushed from a start
+//! square, and no position is kept with a box that can never be pulled again off the start
+//! squares (the pull-freeze test): either could meet no forward position.
 //!
 //! The same search is the *packing search* (Festival's way to a packing plan): a box pulled
 //! onto a start square no box has left by yet is taken off the board (it has left the goal
@@ -41,6 +44,7 @@ use super::board::{Move, MoveGen, State};
 use super::plan::PrefixSupply;
 use super::shared::Analysis;
 use crate::analysis::assign::{Assignment, INF_COST};
+use crate::analysis::corral::{Corrals, Verdict};
 use crate::analysis::problem::{Keyed, Problem, INF_DIST, NONE};
 
 const NO_NODE: u32 = u32::MAX;
@@ -107,6 +111,10 @@ pub struct BackStats {
     pub cells: usize,
     /// Fewest boxes left on goals by a stored position.
     pub fewest_on_goals: u16,
+    /// Pulls not made by the dragonfly search's corral rule.
+    pub corral_cuts: u64,
+    /// Positions not stored: a box there can never be pulled again, off the start squares.
+    pub pull_dead: u64,
 }
 
 /// The backward search and its perimeter.
@@ -168,6 +176,15 @@ pub struct Backward {
     row_box: Vec<u16>,
     row_of: Vec<u16>,
     df_keys: Vec<u32>,
+    /// [`Aim::Dragonfly`] with its corral rule: the corral analysis and its scratch.
+    corrals: Option<Corrals>,
+    corral_pushes: Vec<(u16, u8)>,
+    /// The pull-freeze test runs ([`Backward::pull_stuck`]), and its scratch: the boxes
+    /// left, where boxes stand, and the player's reach as boxes go.
+    pull_test: bool,
+    stuck_boxes: Vec<u16>,
+    stuck_occupied: Vec<bool>,
+    stuck_reach: Vec<bool>,
     matcher: crate::analysis::matching::Matcher,
     match_costs: Vec<u16>,
     /// Scratch of [`Backward::regions`].
@@ -221,7 +238,9 @@ impl Backward {
     /// the most boxes on them, and the least key is made next; a pull after which no such
     /// matching exists is not made. As in the other backward searches, a position's first
     /// pull is its best one taking a box off a goal, where it has one (Festival's dragonfly
-    /// queues every child by its own key: not tried).
+    /// queues every child by its own key: not kept). Its corral rule
+    /// ([`Backward::corral_rule`]) took Sasquatch III 38's start from out of reach in 100,000
+    /// pulls to 25,000 moves in all, as Festival's own search needs it there.
     pub fn dragonfly(
         a: Arc<Analysis>,
         player: u16,
@@ -381,6 +400,13 @@ impl Backward {
             row_box: Vec::new(),
             row_of: vec![NONE; p.n],
             df_keys: Vec::new(),
+            corrals: (aim == Aim::Dragonfly && !a.exp.no_df_corral)
+                .then(|| Corrals::new(p.n, true)),
+            corral_pushes: Vec::new(),
+            pull_test: !removal && !a.exp.no_pull_stuck,
+            stuck_boxes: Vec::new(),
+            stuck_occupied: vec![false; p.n],
+            stuck_reach: vec![false; p.n],
             matcher: crate::analysis::matching::Matcher::default(),
             match_costs: Vec::new(),
             start_key,
@@ -599,6 +625,10 @@ impl Backward {
         if !self.supplied() {
             return None;
         }
+        if self.pull_test && self.pull_stuck() {
+            self.stats.pull_dead += 1;
+            return None;
+        }
         let id = self.store(parent, mv, weight);
         self.seen.insert(key, id);
         if let Some(fresh) = self.fresh.as_mut() {
@@ -614,6 +644,75 @@ impl Backward {
         }
         self.prepare(id);
         None
+    }
+
+    /// True when some box of the position in the state (flooded) can never be pulled again
+    /// and stands on no start square: then no pulls lead back to the start, and no forward
+    /// position is this one. Boxes the player can pull one square are taken off, which
+    /// opens their squares to the player, until none can be (Festival's free-pull test).
+    fn pull_stuck(&mut self) -> bool {
+        let p = &self.a.p;
+        let st = &self.st;
+        let starts = &self.start_boxes;
+        // Most positions: every box off the start squares can be pulled now.
+        let pullable_now = |b: u16| {
+            (0..4).any(|d| {
+                let stand = p.nbr[b as usize][d];
+                stand != NONE && st.flood.reached(stand) && {
+                    let to = p.nbr[stand as usize][d];
+                    to != NONE && !st.occupied[to as usize]
+                }
+            })
+        };
+        if st.boxes.iter().all(|&b| starts.binary_search(&b).is_ok() || pullable_now(b)) {
+            return false;
+        }
+        let (boxes, occ, reach) =
+            (&mut self.stuck_boxes, &mut self.stuck_occupied, &mut self.stuck_reach);
+        boxes.clear();
+        boxes.extend_from_slice(&st.boxes);
+        for &b in boxes.iter() {
+            occ[b as usize] = true;
+        }
+        reach.fill(false);
+        st.flood.for_each_square(|s| reach[s as usize] = true);
+        let mut stack = std::mem::take(&mut self.region_stack);
+        loop {
+            let before = boxes.len();
+            boxes.retain(|&b| {
+                let pullable = (0..4).any(|d| {
+                    let stand = p.nbr[b as usize][d];
+                    stand != NONE && reach[stand as usize] && {
+                        let to = p.nbr[stand as usize][d];
+                        to != NONE && !occ[to as usize]
+                    }
+                });
+                if pullable {
+                    // The box goes: the player floods in through its square.
+                    occ[b as usize] = false;
+                    reach[b as usize] = true;
+                    stack.push(b);
+                    while let Some(x) = stack.pop() {
+                        for &y in &p.nbr[x as usize] {
+                            if y != NONE && !reach[y as usize] && !occ[y as usize] {
+                                reach[y as usize] = true;
+                                stack.push(y);
+                            }
+                        }
+                    }
+                }
+                !pullable
+            });
+            if boxes.len() == before || boxes.is_empty() {
+                break;
+            }
+        }
+        self.region_stack = stack;
+        let stuck = boxes.iter().any(|b| starts.binary_search(b).is_err());
+        for &b in boxes.iter() {
+            occ[b as usize] = false;
+        }
+        stuck
     }
 
     /// Keep the positions stored from now on for [`Backward::take_fresh`]: the forward
@@ -735,6 +834,9 @@ impl Backward {
         if target < self.best.0 && (self.removal || self.reachable_from_start()) {
             self.best = (target, id);
         }
+        if regions > 1 && self.corrals.is_some() {
+            self.corral_rule(id);
+        }
         // Order: by boxes left on goals, then by the boxes' summed distance to the start
         // squares, then fewest pulls. The best pull taking a box off a goal weighs 0.
         let dragonfly = self.aim == Aim::Dragonfly;
@@ -837,6 +939,54 @@ impl Backward {
         if self.memory() > self.memory_limit {
             self.full = true;
         }
+    }
+
+    /// [`Aim::Dragonfly`], its corral rule (Festival's): where the position of node `id`
+    /// (in the state), taken as a forward position, has a PI-corral with work left, the
+    /// forward search would push into that corral before anything else; so the position
+    /// that came before it forward (a child here) must differ from it around the box the
+    /// last pull moved. The pulls of that box again (its other places are siblings) and
+    /// the pulls that leave the player's reach beside it as it was are dropped from
+    /// `move_buf`, unless they reach the start.
+    fn corral_rule(&mut self, id: u32) {
+        let node = &self.nodes[id as usize];
+        if node.parent == NO_NODE {
+            return;
+        }
+        let last = Move::unpack(node.mv).to;
+        let a = Arc::clone(&self.a);
+        let p = &a.p;
+        let Some(corrals) = self.corrals.as_mut() else { return };
+        let st = &self.st;
+        let has_box = |s: usize| st.occupied[s];
+        let reached = |s: u16| st.flood.reached(s);
+        let outside = st.flood.unreached(&st.occupied);
+        let verdict = corrals.analyse(p, has_box, reached, outside, NONE, &mut self.corral_pushes);
+        if verdict == Verdict::All {
+            return;
+        }
+        let beside = |st: &State| {
+            let nbr = &p.nbr[last as usize];
+            (0..4).fold(0u8, |m, d| m | ((nbr[d] != NONE && st.flood.reached(nbr[d])) as u8) << d)
+        };
+        let before = beside(&self.st);
+        let player = self.st.player;
+        let mut buf = std::mem::take(&mut self.move_buf);
+        let len = buf.len();
+        buf.retain(|m| {
+            let from = self.st.boxes[m.box_i as usize];
+            if from == last {
+                return false;
+            }
+            let stand = p.nbr[m.to as usize][m.side as usize];
+            let k = self.st.move_box(p, &a.layout, m.box_i as usize, m.to, stand);
+            let keep = beside(&self.st) != before
+                || (self.st.key(p) == self.start_key && self.st.boxes == self.start_boxes);
+            self.st.move_box(p, &a.layout, k, from, player);
+            keep
+        });
+        self.stats.corral_cuts += (len - buf.len()) as u64;
+        self.move_buf = buf;
     }
 
     /// [`Aim::Dragonfly`]: the order key of each pull in `move_buf` into `df_keys`, the
@@ -1180,11 +1330,9 @@ mod tests {
         assert!(nr.1 > 0, "not the start position itself");
     }
 
-    /// The dragonfly search reaches ROOM's start position alone, and its pulls played
-    /// backwards solve the level; each pull's key holds the least-cost matching of the
-    /// boxes after it to the start squares, as the matching solved anew finds it.
-    #[test]
-    fn the_dragonfly_search_reaches_the_start_by_the_matching() {
+    /// ROOM's start boxes, analysis, and dragonfly search run until it reaches the start
+    /// (that node), its pulls played backwards checked to solve the level.
+    fn room_dragonfly() -> (Vec<u16>, Arc<Analysis>, Backward, u32) {
         let (level, boxes, player, a, _) = analysed(ROOM);
         let mut back = Backward::dragonfly(Arc::clone(&a), player, &boxes, 16 << 20);
         let reached = loop {
@@ -1197,6 +1345,15 @@ mod tests {
         let pushes = back.pushes_from(reached);
         let solution = crate::build_solution(&level, &a.p, &pushes).unwrap();
         assert_eq!(solution.pushes, pushes.len());
+        (boxes, a, back, reached)
+    }
+
+    /// The dragonfly search reaches ROOM's start position alone, and its pulls played
+    /// backwards solve the level; each pull's key holds the least-cost matching of the
+    /// boxes after it to the start squares, as the matching solved anew finds it.
+    #[test]
+    fn the_dragonfly_search_reaches_the_start_by_the_matching() {
+        let (boxes, a, mut back, _) = room_dragonfly();
         let (n, nb) = (a.p.n, boxes.len());
         for id in 0..back.nodes.len().min(40) as u32 {
             back.load(id);
@@ -1216,6 +1373,37 @@ mod tests {
                 let key = back.dragonfly_key(from, m.to, (nb - on) as u32);
                 assert_eq!(key.map(|k| k >> 8), (total < INF_COST).then_some(total as u32));
             }
+        }
+    }
+
+    /// The pull-freeze test: two boxes in a one-wide dead end, off the start squares, can
+    /// never be pulled out; two boxes on the goals can; so can every position on the pulls
+    /// by which the dragonfly search reaches ROOM's start, with the test and the corral
+    /// rule both cutting there.
+    #[test]
+    fn the_pull_freeze_test_and_the_corral_rule_keep_the_way_back() {
+        let (level, boxes, player, a, _) = analysed("#######\n#@$$..#\n### ###\n### ###\n#######");
+        let (p, b) = (&a.p, &level.board);
+        let sq = |r: usize, c: usize| p.compact[b.square(r, c)];
+        let mut back = Backward::new(Arc::clone(&a), player, &boxes, 1 << 20);
+        let mut stuck_at = |boxes: &[u16]| {
+            let mut boxes = boxes.to_vec();
+            boxes.sort_unstable();
+            back.st.set(p, &a.layout, &boxes, sq(1, 1));
+            back.pull_stuck()
+        };
+        assert!(stuck_at(&[sq(2, 3), sq(3, 3)]), "shut in the dead end");
+        assert!(!stuck_at(&[sq(1, 4), sq(1, 5)]), "on the goals: pulled out in turn");
+        assert!(!stuck_at(&[sq(1, 2), sq(1, 3)]), "the start");
+
+        let (_, _, mut back, reached) = room_dragonfly();
+        let st = back.stats;
+        assert!(st.corral_cuts > 0 && st.pull_dead > 0, "both rules cut here: {st:?}");
+        let mut id = reached;
+        while id != NO_NODE {
+            back.load(id);
+            assert!(!back.pull_stuck(), "node {id} lies on the way back to the start");
+            id = back.nodes[id as usize].parent;
         }
     }
 

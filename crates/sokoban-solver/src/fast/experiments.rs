@@ -88,6 +88,12 @@ pub struct Experiments {
     pub no_dragonfly_first: bool,
     /// The moves of the HF search in the dragonfly search's attempt (`dragonflyfirstN`).
     pub dragonfly_first: Option<u64>,
+    /// The dragonfly search without its corral rule (`nodfcorral`, see
+    /// [`super::back::Backward::dragonfly`]).
+    pub no_df_corral: bool,
+    /// The backward searches keep positions with a box that can never be pulled again off
+    /// the start squares (`nopullstuck`).
+    pub no_pull_stuck: bool,
     /// HF searches the stage makes, each with a backward search of its own (`hfattemptsN`).
     pub hf_attempts: Option<u32>,
     /// On a level of many boxes, the HF stage's first backward search pulls away from the
@@ -237,6 +243,8 @@ impl Experiments {
                 "nohfhot" => &mut e.no_hf_hot,
                 "dragonfly" => &mut e.dragonfly,
                 "nodragonflyfirst" => &mut e.no_dragonfly_first,
+                "nodfcorral" => &mut e.no_df_corral,
+                "nopullstuck" => &mut e.no_pull_stuck,
                 "manyaway" => &mut e.many_away,
                 "bicon" => &mut e.open_back,
                 "nomeetback" => &mut e.no_meet_back,
