@@ -639,11 +639,16 @@ impl Backward {
                 self.best = (0, id);
                 return Some(id);
             }
-        } else if key == self.start_key && self.st.boxes == self.start_boxes {
+        } else if self.is_start(key) {
             return Some(id);
         }
         self.prepare(id);
         None
+    }
+
+    /// True when the position in the state, whose key is `key`, is the forward start.
+    fn is_start(&self, key: u64) -> bool {
+        key == self.start_key && self.st.boxes == self.start_boxes
     }
 
     /// True when some box of the position in the state (flooded) can never be pulled again
@@ -653,18 +658,10 @@ impl Backward {
     fn pull_stuck(&mut self) -> bool {
         let p = &self.a.p;
         let st = &self.st;
-        let starts = &self.start_boxes;
+        let home = |b: &u16| self.start_boxes.binary_search(b).is_ok();
         // Most positions: every box off the start squares can be pulled now.
-        let pullable_now = |b: u16| {
-            (0..4).any(|d| {
-                let stand = p.nbr[b as usize][d];
-                stand != NONE && st.flood.reached(stand) && {
-                    let to = p.nbr[stand as usize][d];
-                    to != NONE && !st.occupied[to as usize]
-                }
-            })
-        };
-        if st.boxes.iter().all(|&b| starts.binary_search(&b).is_ok() || pullable_now(b)) {
+        let now = |b: u16| pullable(p, b, |s| st.flood.reached(s), |s| st.occupied[s as usize]);
+        if st.boxes.iter().all(|b| home(b) || now(*b)) {
             return false;
         }
         let (boxes, occ, reach) =
@@ -680,14 +677,8 @@ impl Backward {
         loop {
             let before = boxes.len();
             boxes.retain(|&b| {
-                let pullable = (0..4).any(|d| {
-                    let stand = p.nbr[b as usize][d];
-                    stand != NONE && reach[stand as usize] && {
-                        let to = p.nbr[stand as usize][d];
-                        to != NONE && !occ[to as usize]
-                    }
-                });
-                if pullable {
+                let goes = pullable(p, b, |s| reach[s as usize], |s| occ[s as usize]);
+                if goes {
                     // The box goes: the player floods in through its square.
                     occ[b as usize] = false;
                     reach[b as usize] = true;
@@ -701,14 +692,14 @@ impl Backward {
                         }
                     }
                 }
-                !pullable
+                !goes
             });
             if boxes.len() == before || boxes.is_empty() {
                 break;
             }
         }
         self.region_stack = stack;
-        let stuck = boxes.iter().any(|b| starts.binary_search(b).is_err());
+        let stuck = !boxes.iter().all(home);
         for &b in boxes.iter() {
             occ[b as usize] = false;
         }
@@ -980,8 +971,7 @@ impl Backward {
             }
             let stand = p.nbr[m.to as usize][m.side as usize];
             let k = self.st.move_box(p, &a.layout, m.box_i as usize, m.to, stand);
-            let keep = beside(&self.st) != before
-                || (self.st.key(p) == self.start_key && self.st.boxes == self.start_boxes);
+            let keep = beside(&self.st) != before || self.is_start(self.st.key(p));
             self.st.move_box(p, &a.layout, k, from, player);
             keep
         });
@@ -1258,6 +1248,23 @@ fn nearness_to_goals(p: &Problem) -> Vec<u16> {
     let top = far.iter().copied().max().unwrap_or(0);
     let goals = (p.goals.len() as u32).max(1);
     far.iter().map(|&f| ((top - f) / goals) as u16).collect()
+}
+
+/// True when the box on `b` can be pulled one square: the player stands beside it on a
+/// square `reached` says it gets to, and the square beyond is no wall and holds no box
+/// (`occupied`).
+fn pullable(
+    p: &Problem,
+    b: u16,
+    reached: impl Fn(u16) -> bool,
+    occupied: impl Fn(u16) -> bool,
+) -> bool {
+    p.nbr[b as usize].iter().enumerate().any(|(d, &stand)| {
+        stand != NONE && reached(stand) && {
+            let to = p.nbr[stand as usize][d];
+            to != NONE && !occupied(to)
+        }
+    })
 }
 
 /// The dragonfly search's cost of matching a box on `s` to start box `j`: its pulls there
