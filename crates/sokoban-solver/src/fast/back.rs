@@ -22,7 +22,8 @@
 //! the pulls that change the player's reach beside the box pulled last are made (Festival's
 //! corral rule). A box is never pulled where no box could ever have been pushed from a start
 //! square, and no position is kept with a box that can never be pulled again off the start
-//! squares (the pull-freeze test): either could meet no forward position.
+//! squares (the pull-freeze test) or with the player shut in for good and work left outside
+//! (the confinement test, `analysis::deadlock::confine`): none could meet a forward position.
 //!
 //! The same search is the *packing search* (Festival's way to a packing plan): a box pulled
 //! onto a start square no box has left by yet is taken off the board (it has left the goal
@@ -45,6 +46,7 @@ use super::plan::PrefixSupply;
 use super::shared::Analysis;
 use crate::analysis::assign::{Assignment, INF_COST};
 use crate::analysis::corral::{Corrals, Verdict};
+use crate::analysis::deadlock::confine::Confinement;
 use crate::analysis::problem::{Keyed, Problem, INF_DIST, NONE};
 
 const NO_NODE: u32 = u32::MAX;
@@ -115,6 +117,9 @@ pub struct BackStats {
     pub corral_cuts: u64,
     /// Positions not stored: a box there can never be pulled again, off the start squares.
     pub pull_dead: u64,
+    /// Positions not stored: the player is shut in a zone, work left outside it
+    /// ([`Confinement`]).
+    pub confined: u64,
 }
 
 /// The backward search and its perimeter.
@@ -182,6 +187,10 @@ pub struct Backward {
     /// The pull-freeze test runs ([`Backward::pull_stuck`]), and its scratch: the boxes
     /// left, where boxes stand, and the player's reach as boxes go.
     pull_test: bool,
+    /// The confinement test runs (with the pull-freeze test, unless `noconfine`), and
+    /// the player's area listed for it.
+    confine: Option<Confinement>,
+    area_buf: Vec<u16>,
     stuck_boxes: Vec<u16>,
     stuck_occupied: Vec<bool>,
     stuck_reach: Vec<bool>,
@@ -404,6 +413,9 @@ impl Backward {
                 .then(|| Corrals::new(p.n, true)),
             corral_pushes: Vec::new(),
             pull_test: !removal && !a.exp.no_pull_stuck,
+            confine: (!removal && !a.exp.no_pull_stuck && !a.exp.no_confine)
+                .then(|| Confinement::new(&p)),
+            area_buf: Vec::new(),
             stuck_boxes: Vec::new(),
             stuck_occupied: vec![false; p.n],
             stuck_reach: vec![false; p.n],
@@ -629,6 +641,10 @@ impl Backward {
             self.stats.pull_dead += 1;
             return None;
         }
+        if self.confined() {
+            self.stats.confined += 1;
+            return None;
+        }
         let id = self.store(parent, mv, weight);
         self.seen.insert(key, id);
         if let Some(fresh) = self.fresh.as_mut() {
@@ -704,6 +720,19 @@ impl Backward {
             occ[b as usize] = false;
         }
         stuck
+    }
+
+    /// True when the position in the state (flooded) shuts the player in a zone for good
+    /// with work left outside it ([`Confinement`]).
+    fn confined(&mut self) -> bool {
+        let Some(confine) = self.confine.as_mut() else { return false };
+        let st = &self.st;
+        let area = &mut self.area_buf;
+        area.clear();
+        st.flood.for_each_square(|s| area.push(s));
+        let starts = &self.start_boxes;
+        let home = |b: u16| starts.binary_search(&b).is_ok();
+        confine.confined(&self.a.p, &st.boxes, &st.occupied, area, st.norm, starts, home)
     }
 
     /// Keep the positions stored from now on for [`Backward::take_fresh`]: the forward
@@ -877,6 +906,9 @@ impl Backward {
         }
         if festival {
             best_off = best_advice;
+        }
+        if dragonfly && self.a.exp.df_pure {
+            best_off = None;
         }
         // Only the first pull is needed to file the node, and many nodes are never picked:
         // the rest are sorted when the node is picked first (`sort_rest`), kept meanwhile in

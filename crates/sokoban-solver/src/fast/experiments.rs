@@ -88,6 +88,13 @@ pub struct Experiments {
     pub no_dragonfly_first: bool,
     /// The moves of the HF search in the dragonfly search's attempt (`dragonflyfirstN`).
     pub dragonfly_first: Option<u64>,
+    /// The pulls of the dragonfly search's attempt before its HF search (`dfpullsN`).
+    pub df_pulls: Option<u64>,
+    /// The backward searches keep positions that shut the player in for good
+    /// (`noconfine`, [`crate::analysis::deadlock::confine`]).
+    pub no_confine: bool,
+    /// The dragonfly search queues each position by its best pull alone (`dfpure`).
+    pub df_pure: bool,
     /// The dragonfly search without its corral rule (`nodfcorral`, see
     /// [`super::back::Backward::dragonfly`]).
     pub no_df_corral: bool,
@@ -245,6 +252,8 @@ impl Experiments {
                 "nodragonflyfirst" => &mut e.no_dragonfly_first,
                 "nodfcorral" => &mut e.no_df_corral,
                 "nopullstuck" => &mut e.no_pull_stuck,
+                "noconfine" => &mut e.no_confine,
+                "dfpure" => &mut e.df_pure,
                 "manyaway" => &mut e.many_away,
                 "bicon" => &mut e.open_back,
                 "nomeetback" => &mut e.no_meet_back,
@@ -259,6 +268,8 @@ impl Experiments {
                         e.supplied_after = Some(k?);
                     } else if let Some(k) = numbered(name, "hfpulls") {
                         e.hf_pulls = Some(k?);
+                    } else if let Some(k) = numbered(name, "dfpulls") {
+                        e.df_pulls = Some(k?);
                     } else if let Some(k) = numbered(name, "dragonflyfirst") {
                         e.dragonfly_first = Some(k?);
                     } else if let Some(k) = numbered(name, "hfattempts") {

@@ -653,7 +653,10 @@ impl FastSearch {
         self.back = Some(perimeter(back, exp));
         self.back_active = false;
         // The dragonfly search's attempt pulls as on a level of many boxes on every level.
-        let pulls = if attempt.is_none() { self.hf_pulls.min(MANY_PULLS) } else { self.hf_pulls };
+        let pulls = match attempt {
+            None => exp.df_pulls.unwrap_or(self.hf_pulls.min(MANY_PULLS)),
+            Some(_) => self.hf_pulls,
+        };
         self.hf = HfStage::Pulling(pulls);
         if self.tracing() {
             let way = match (open, away) {

@@ -4,8 +4,10 @@
 //!
 //! Beside them: `corral_search` (PI-corral deadlocks, searched), [`stuck`] (the fast
 //! search's bounded search for positions no box can leave, with learned patterns) and
-//! `pairs` (the two-box deadlock table).
+//! `pairs` (the two-box deadlock table); `confine` (the backward game's player shut in for
+//! good).
 
+pub(crate) mod confine;
 pub(crate) mod corral_search;
 pub(crate) mod pairs;
 pub mod stuck;
