@@ -46,7 +46,7 @@ use super::plan::PrefixSupply;
 use super::shared::Analysis;
 use crate::analysis::assign::{Assignment, INF_COST};
 use crate::analysis::corral::{Corrals, Verdict};
-use crate::analysis::deadlock::confine::Confinement;
+use crate::analysis::deadlock::confine::{Confinement, LIMIT};
 use crate::analysis::problem::{Keyed, Problem, INF_DIST, NONE};
 
 const NO_NODE: u32 = u32::MAX;
@@ -120,6 +120,9 @@ pub struct BackStats {
     /// Positions not stored: the player is shut in a zone, work left outside it
     /// ([`Confinement`]).
     pub confined: u64,
+    /// The confinement test's reduced searches, and those that gave up.
+    pub confine_searches: u64,
+    pub confine_exceeded: u64,
 }
 
 /// The backward search and its perimeter.
@@ -414,7 +417,7 @@ impl Backward {
             corral_pushes: Vec::new(),
             pull_test: !removal && !a.exp.no_pull_stuck,
             confine: (!removal && !a.exp.no_pull_stuck && !a.exp.no_confine)
-                .then(|| Confinement::new(&p)),
+                .then(|| Confinement::new(&p, a.exp.confine_limit.unwrap_or(LIMIT))),
             area_buf: Vec::new(),
             stuck_boxes: Vec::new(),
             stuck_occupied: vec![false; p.n],
@@ -732,7 +735,11 @@ impl Backward {
         st.flood.for_each_square(|s| area.push(s));
         let starts = &self.start_boxes;
         let home = |b: u16| starts.binary_search(&b).is_ok();
-        confine.confined(&self.a.p, &st.boxes, &st.occupied, area, st.norm, starts, home)
+        let shut =
+            confine.confined(&self.a.p, &st.boxes, &st.occupied, area, st.norm, starts, home);
+        self.stats.confine_searches = confine.stats.searches;
+        self.stats.confine_exceeded = confine.stats.exceeded;
+        shut
     }
 
     /// Keep the positions stored from now on for [`Backward::take_fresh`]: the forward

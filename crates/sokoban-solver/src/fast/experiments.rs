@@ -93,6 +93,8 @@ pub struct Experiments {
     /// The backward searches keep positions that shut the player in for good
     /// (`noconfine`, [`crate::analysis::deadlock::confine`]).
     pub no_confine: bool,
+    /// The confinement test's reduced searches expand at most N positions (`confineN`).
+    pub confine_limit: Option<usize>,
     /// The dragonfly search queues each position by its best pull alone (`dfpure`).
     pub df_pure: bool,
     /// The dragonfly search without its corral rule (`nodfcorral`, see
@@ -268,6 +270,8 @@ impl Experiments {
                         e.supplied_after = Some(k?);
                     } else if let Some(k) = numbered(name, "hfpulls") {
                         e.hf_pulls = Some(k?);
+                    } else if let Some(k) = numbered(name, "confine") {
+                        e.confine_limit = Some(k?);
                     } else if let Some(k) = numbered(name, "dfpulls") {
                         e.df_pulls = Some(k?);
                     } else if let Some(k) = numbered(name, "dragonflyfirst") {

@@ -19,8 +19,9 @@ use std::collections::{HashMap, HashSet};
 
 use crate::analysis::problem::{Keyed, Problem, NONE};
 
-/// Positions the reduced search may expand before it gives up (not proven).
-const LIMIT: usize = 64;
+/// Positions the reduced search may expand before it gives up (not proven), unless the
+/// caller says otherwise.
+pub const LIMIT: usize = 64;
 /// Cached verdicts kept before the cache is cleared.
 const CACHE_LIMIT: usize = 1 << 18;
 
@@ -52,10 +53,12 @@ pub struct Confinement {
     seen: HashSet<u64, Keyed>,
     cache: HashMap<u64, bool, Keyed>,
     pub stats: ConfineStats,
+    limit: usize,
 }
 
 impl Confinement {
-    pub fn new(p: &Problem) -> Confinement {
+    /// Scratch for a problem; the reduced searches expand at most `limit` positions.
+    pub fn new(p: &Problem, limit: usize) -> Confinement {
         Confinement {
             in_zone: vec![false; p.n],
             marked: Vec::new(),
@@ -68,6 +71,7 @@ impl Confinement {
             seen: HashSet::default(),
             cache: HashMap::default(),
             stats: ConfineStats::default(),
+            limit,
         }
     }
 
@@ -197,7 +201,7 @@ impl Confinement {
             if out {
                 break false;
             }
-            if expanded > LIMIT {
+            if expanded > self.limit {
                 self.stats.exceeded += 1;
                 break false;
             }
@@ -281,7 +285,7 @@ mod tests {
         }
         let norm = *area.iter().min().unwrap();
         let home = |b: u16| homes.binary_search(&b).is_ok();
-        Confinement::new(&p).confined(&p, &boxes, &occupied, &area, norm, &homes, home)
+        Confinement::new(&p, LIMIT).confined(&p, &boxes, &occupied, &area, norm, &homes, home)
     }
 
     /// A box pulled into a one-wide dead end shuts the player in behind it, an empty start
