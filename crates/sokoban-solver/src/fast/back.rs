@@ -120,8 +120,9 @@ pub struct BackStats {
     /// Positions not stored: the player is shut in a zone, work left outside it
     /// ([`Confinement`]).
     pub confined: u64,
-    /// The confinement test's reduced searches, and those that gave up.
+    /// The confinement test's reduced searches.
     pub confine_searches: u64,
+    /// Of them, those that gave up (not proven).
     pub confine_exceeded: u64,
 }
 

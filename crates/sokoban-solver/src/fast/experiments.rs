@@ -407,6 +407,9 @@ mod tests {
         let e = Experiments::parse("stall7,hfpulls9,nostall").unwrap();
         assert_eq!((e.stall, e.hf_pulls, e.no_stall), (Some(7), Some(9), true));
         assert!(Experiments::parse("stall").is_err());
+        let e = Experiments::parse("confine16,dfpulls5,dfpure,noconfine").unwrap();
+        assert_eq!((e.confine_limit, e.df_pulls), (Some(16), Some(5)));
+        assert!(e.df_pure && e.no_confine);
         let e = Experiments::parse("many24,hfstall5,hfunordered,hfregions").unwrap();
         assert_eq!((e.many_boxes, e.hf_stall), (Some(Some(24)), Some(5)));
         assert!(e.hf_unordered && e.hf_regions);
