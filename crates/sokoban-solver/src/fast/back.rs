@@ -369,6 +369,7 @@ impl Backward {
                 start_pulls.extend(start_distances(&p, &[b]));
             }
         }
+        let pull_test = !removal && !a.exp.no_pull_stuck;
         let mut st = State::new(&p, &a.layout);
         for s in 0..p.n {
             if start_dist[s] == u16::MAX {
@@ -416,8 +417,8 @@ impl Backward {
             corrals: (aim == Aim::Dragonfly && !a.exp.no_df_corral)
                 .then(|| Corrals::new(p.n, true)),
             corral_pushes: Vec::new(),
-            pull_test: !removal && !a.exp.no_pull_stuck,
-            confine: (!removal && !a.exp.no_pull_stuck && !a.exp.no_confine)
+            pull_test,
+            confine: (pull_test && !a.exp.no_confine)
                 .then(|| Confinement::new(&p, a.exp.confine_limit.unwrap_or(LIMIT))),
             area_buf: Vec::new(),
             stuck_boxes: Vec::new(),
@@ -731,13 +732,15 @@ impl Backward {
     fn confined(&mut self) -> bool {
         let Some(confine) = self.confine.as_mut() else { return false };
         let st = &self.st;
+        // One area of free floor (most positions): nothing is shut off.
+        if st.flood.unreached(&st.occupied).next().is_none() {
+            return false;
+        }
         let area = &mut self.area_buf;
         area.clear();
         st.flood.for_each_square(|s| area.push(s));
-        let starts = &self.start_boxes;
-        let home = |b: u16| starts.binary_search(&b).is_ok();
         let shut =
-            confine.confined(&self.a.p, &st.boxes, &st.occupied, area, st.norm, starts, home);
+            confine.confined(&self.a.p, &st.boxes, &st.occupied, area, st.norm, &self.start_boxes);
         self.stats.confine_searches = confine.stats.searches;
         self.stats.confine_exceeded = confine.stats.exceeded;
         shut

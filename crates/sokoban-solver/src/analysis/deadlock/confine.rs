@@ -77,8 +77,7 @@ impl Confinement {
 
     /// True when the position (`boxes`, `occupied` by them; the player's area `area`, its
     /// smallest square `norm`) shuts the player in a zone from which the start position
-    /// (boxes on the squares `home` tells, `homes` of them) can never be reached.
-    #[allow(clippy::too_many_arguments)]
+    /// (boxes on `homes`, sorted) can never be reached.
     pub fn confined(
         &mut self,
         p: &Problem,
@@ -87,7 +86,6 @@ impl Confinement {
         area: &[u16],
         norm: u16,
         homes: &[u16],
-        home: impl Fn(u16) -> bool,
     ) -> bool {
         // One area of free floor: nothing is shut off.
         if area.len() + boxes.len() >= p.n {
@@ -109,6 +107,7 @@ impl Confinement {
             }
             let zone = &self.in_zone;
             // Work left outside the zone, which stays as it is for good if the player does.
+            let home = |b: u16| homes.binary_search(&b).is_ok();
             let work = boxes.iter().any(|&b| !zone[b as usize] && !home(b))
                 || homes.iter().any(|&s| !zone[s as usize] && !occupied[s as usize]);
             work && self.cached_search(p, norm)
@@ -284,8 +283,7 @@ mod tests {
             k += 1;
         }
         let norm = *area.iter().min().unwrap();
-        let home = |b: u16| homes.binary_search(&b).is_ok();
-        Confinement::new(&p, LIMIT).confined(&p, &boxes, &occupied, &area, norm, &homes, home)
+        Confinement::new(&p, LIMIT).confined(&p, &boxes, &occupied, &area, norm, &homes)
     }
 
     /// A box pulled into a one-wide dead end shuts the player in behind it, an empty start
