@@ -115,6 +115,8 @@ pub struct BackStats {
     pub fewest_on_goals: u16,
     /// Pulls not made by the dragonfly search's corral rule.
     pub corral_cuts: u64,
+    /// Pulls not made by the rule against inefficient stops ([`super::stops::Stops::for_pulls`]).
+    pub stop_cuts: u64,
     /// Positions not stored: a box there can never be pulled again, off the start squares.
     pub pull_dead: u64,
     /// Positions not stored: the player is shut in a zone, work left outside it
@@ -168,6 +170,12 @@ pub struct Backward {
     /// The forward start position's key, and its boxes.
     start_key: u64,
     start_boxes: Vec<u16>,
+    /// `dfnode`: each node's own dragonfly key (its matching cost, then boxes off the
+    /// start squares), by id; and the one of the position being prepared.
+    own_key: Vec<u32>,
+    df_own: u32,
+    /// Festival's rule against inefficient stops of pulls (not with `nopullstops`).
+    pull_stops: Option<super::stops::Stops>,
     memory_limit: usize,
     full: bool,
     move_buf: Vec<Move>,
@@ -428,6 +436,10 @@ impl Backward {
             match_costs: Vec::new(),
             start_key,
             start_boxes,
+            own_key: Vec::new(),
+            df_own: 0,
+            pull_stops: (!removal && !a.exp.no_pull_stops)
+                .then(|| super::stops::Stops::for_pulls(&p, &a.layout.board, boxes)),
             memory_limit,
             full: false,
             move_buf: Vec::new(),
@@ -537,13 +549,25 @@ impl Backward {
             if node.next < node.moves_len {
                 let (_, key) = self.moves[(node.moves_at + node.next) as usize];
                 let w = node.weight + (node.next >= node.advised) as u32;
-                self.cells[c].push(Reverse(((w as u64) << 32 | key as u64, tag)));
+                let q = self.queue_key(id, w, key);
+                self.cells[c].push(Reverse((q, tag)));
             }
             if let Some(reached) = self.expand(id, mv, weight) {
                 return BackEvent::Reached(reached);
             }
         }
         BackEvent::Budget
+    }
+
+    /// The queue key of node `id` whose next pull has weight `w` and key `key`: the weight,
+    /// then the key. With `dfnode` the dragonfly search (every weight 0) queues the node by
+    /// its own key instead, then the oldest first, as Festival's.
+    fn queue_key(&self, id: u32, w: u32, key: u32) -> u64 {
+        if self.aim == Aim::Dragonfly && self.a.exp.df_node {
+            (self.own_key[id as usize] as u64) << 32 | id as u64
+        } else {
+            (w as u64) << 32 | key as u64
+        }
     }
 
     /// Sort the pulls of node `id` after its first by key, ties kept in the order they
@@ -815,6 +839,14 @@ impl Backward {
         self.stats.fewest_on_goals = self.stats.fewest_on_goals.min(on_goals);
         self.move_buf.clear();
         self.gen.generate(p, &a.layout, &mut self.st, true, &mut self.move_buf);
+        if let Some(stops) = &self.pull_stops {
+            let (st, len) = (&self.st, self.move_buf.len());
+            self.move_buf.retain(|m| {
+                let from = st.boxes[m.box_i as usize];
+                !stops.prunes_pull(&st.occupied, from, m.to)
+            });
+            self.stats.stop_cuts += (len - self.move_buf.len()) as u64;
+        }
         let festival = self.aim == Aim::Festival;
         let can_leave = festival && self.move_buf.iter().any(|m| self.takes_off(m));
         if can_leave {
@@ -873,6 +905,12 @@ impl Backward {
         let dragonfly = self.aim == Aim::Dragonfly;
         if dragonfly {
             self.dragonfly_keys();
+            if self.a.exp.df_node {
+                if self.own_key.len() <= id as usize {
+                    self.own_key.resize(id as usize + 1, 0);
+                }
+                self.own_key[id as usize] = self.df_own;
+            }
         }
         let od = &self.order_dist;
         self.order.clear();
@@ -944,7 +982,7 @@ impl Backward {
             return;
         }
         let w = node.weight + (best_off.is_none() && !dragonfly) as u32;
-        let key = (w as u64) << 32 | self.moves[at as usize].1 as u64;
+        let key = self.queue_key(id, w, self.moves[at as usize].1);
         // The cell: boxes on goals (`open`: squares on no cycle) and areas of the floor.
         let filed_by = if self.aim == Aim::Open { off_cycles } else { on_goals };
         let cell_key = if dragonfly {
@@ -1029,6 +1067,11 @@ impl Backward {
         let starts = &self.start_boxes;
         let on_start = self.st.boxes.iter().filter(|b| starts.binary_search(b).is_ok()).count();
         let off = (self.nb - on_start) as u32;
+        if self.a.exp.df_node {
+            let (n, rows, pulls) = (self.a.p.n, &self.row_box, &self.start_pulls);
+            let total = self.assign.total(&|r: usize, j: usize| pull_cost(pulls, n, j, rows[r]));
+            self.df_own = (total.min(0xFF_FFFF) as u32) << 8 | off.min(0xFF);
+        }
         let mut buf = std::mem::take(&mut self.move_buf);
         self.df_keys.clear();
         buf.retain(|m| {
@@ -1383,7 +1426,16 @@ mod tests {
     /// ROOM's start boxes, analysis, and dragonfly search run until it reaches the start
     /// (that node), its pulls played backwards checked to solve the level.
     fn room_dragonfly() -> (Vec<u16>, Arc<Analysis>, Backward, u32) {
-        let (level, boxes, player, a, _) = analysed(ROOM);
+        room_dragonfly_with("")
+    }
+
+    /// [`room_dragonfly`] with the switches `exp`.
+    fn room_dragonfly_with(exp: &str) -> (Vec<u16>, Arc<Analysis>, Backward, u32) {
+        let (level, boxes, player, plain, _) = analysed(ROOM);
+        let exp = Arc::new(super::super::experiments::Experiments::parse(exp).unwrap());
+        let (p, layout) = (Arc::clone(&plain.p), Arc::clone(&plain.layout));
+        let packing = super::super::schedule::Packing::Once;
+        let (a, _) = super::super::schedule::analyse_both(p, layout, &boxes, &exp, packing);
         let mut back = Backward::dragonfly(Arc::clone(&a), player, &boxes, 16 << 20);
         let reached = loop {
             match back.run(1000) {
@@ -1396,6 +1448,24 @@ mod tests {
         let solution = crate::build_solution(&level, &a.p, &pushes).unwrap();
         assert_eq!(solution.pushes, pushes.len());
         (boxes, a, back, reached)
+    }
+
+    /// With `dfnode` the dragonfly search queues each position by its own key (its boxes'
+    /// least-cost matching to the start squares, then boxes off them), as Festival's, and
+    /// still reaches ROOM's start, its pulls replaying.
+    #[test]
+    fn the_dragonfly_search_in_festivals_node_order_reaches_the_start() {
+        let (boxes, a, mut back, _) = room_dragonfly_with("dfnode");
+        let (n, nb) = (a.p.n, boxes.len());
+        for id in 0..back.nodes.len().min(40) as u32 {
+            back.load(id);
+            let now = back.st.boxes.clone();
+            let cost = |i: usize, j: usize| pull_cost(&back.start_pulls, n, j, now[i]);
+            let mut fresh = Assignment::new(nb);
+            fresh.solve(&cost);
+            let off = now.iter().filter(|b| boxes.binary_search(b).is_err()).count() as u32;
+            assert_eq!(back.own_key[id as usize], (fresh.total(&cost) as u32) << 8 | off);
+        }
     }
 
     /// The dragonfly search reaches ROOM's start position alone, and its pulls played

@@ -97,6 +97,13 @@ pub struct Experiments {
     pub confine_limit: Option<usize>,
     /// The dragonfly search queues each position by its best pull alone (`dfpure`).
     pub df_pure: bool,
+    /// The dragonfly search queues each position by its own key (not its best pull's),
+    /// oldest first among equals, so that its pulls are made in turn once it is picked,
+    /// as Festival's (`dfnode`).
+    pub df_node: bool,
+    /// The backward searches (not the packing searches) may leave a box where Festival's
+    /// pull mode calls the stop inefficient (`nopullstops`, [`super::stops::Stops::for_pulls`]).
+    pub no_pull_stops: bool,
     /// The dragonfly search without its corral rule (`nodfcorral`, see
     /// [`super::back::Backward::dragonfly`]).
     pub no_df_corral: bool,
@@ -256,6 +263,8 @@ impl Experiments {
                 "nopullstuck" => &mut e.no_pull_stuck,
                 "noconfine" => &mut e.no_confine,
                 "dfpure" => &mut e.df_pure,
+                "dfnode" => &mut e.df_node,
+                "nopullstops" => &mut e.no_pull_stops,
                 "manyaway" => &mut e.many_away,
                 "bicon" => &mut e.open_back,
                 "nomeetback" => &mut e.no_meet_back,
@@ -407,9 +416,10 @@ mod tests {
         let e = Experiments::parse("stall7,hfpulls9,nostall").unwrap();
         assert_eq!((e.stall, e.hf_pulls, e.no_stall), (Some(7), Some(9), true));
         assert!(Experiments::parse("stall").is_err());
-        let e = Experiments::parse("confine16,dfpulls5,dfpure,noconfine").unwrap();
+        let e =
+            Experiments::parse("confine16,dfpulls5,dfpure,noconfine,dfnode,nopullstops").unwrap();
         assert_eq!((e.confine_limit, e.df_pulls), (Some(16), Some(5)));
-        assert!(e.df_pure && e.no_confine);
+        assert!(e.df_pure && e.no_confine && e.df_node && e.no_pull_stops);
         let e = Experiments::parse("many24,hfstall5,hfunordered,hfregions").unwrap();
         assert_eq!((e.many_boxes, e.hf_stall), (Some(Some(24)), Some(5)));
         assert!(e.hf_unordered && e.hf_regions);

@@ -10,6 +10,9 @@
 //! reaching the square on its far side from the passage (it could be pushed in); with a box
 //! beside it and the other side out of reach.
 //! Goals and the squares the plan puts boxes on are always allowed.
+//!
+//! The backward searches' pulls have a rule of their own ([`Stops::for_pulls`], Festival's
+//! pull mode): the start squares take the goals' place, and a box may not stop in a notch.
 
 use sokoban_core::Board;
 
@@ -31,12 +34,55 @@ pub struct Stops {
     /// walls on ring squares `j + 3` and `j + 5`.
     ring: Vec<[u16; 8]>,
     mouth: Vec<u8>,
-    /// Squares always allowed: goals and the plan's squares.
+    /// Squares always allowed: goals and the plan's squares (pulls: the start squares).
     free: Vec<bool>,
+    /// Pulls only: per square, a bit per orientation `j` where a box left there stands in
+    /// a notch: floor on ring square `j` with a wall beyond it, walls on `j + 1`, `j + 3`
+    /// and `j + 4` (or mirrored, `j + 4`, `j + 5` and `j + 7`).
+    notch: Vec<u8>,
 }
 
 impl Stops {
     pub fn new(p: &Problem, board: &Board, plan: &Plan) -> Stops {
+        let mut free = p.is_goal.clone();
+        for st in &plan.steps {
+            free[st.square as usize] = true;
+        }
+        Self::build(p, board, free, &p.is_goal)
+    }
+
+    /// The rule for pulls (the backward searches'), Festival's in its pull mode: the start
+    /// squares take the goals' place (always allowed; a tunnel holding one has no free
+    /// first square), and a box may not stop in a notch ([`Stops::prunes_pull`]).
+    pub fn for_pulls(p: &Problem, board: &Board, starts: &[u16]) -> Stops {
+        let mut free = vec![false; p.n];
+        for &s in starts {
+            free[s as usize] = true;
+        }
+        let ends = free.clone();
+        let mut stops = Self::build(p, board, free, &ends);
+        let ring = &stops.ring;
+        let wall = |s: usize, k: usize| ring[s][k & 7] == NONE;
+        stops.notch = (0..p.n)
+            .map(|s| {
+                let mut bits = 0u8;
+                for j in (0..8).step_by(2) {
+                    let q = ring[s][j];
+                    let shut = q != NONE && ring[q as usize][j] == NONE;
+                    let one = wall(s, j + 1) && wall(s, j + 3) && wall(s, j + 4);
+                    let other = wall(s, j + 4) && wall(s, j + 5) && wall(s, j + 7);
+                    if shut && (one || other) {
+                        bits |= 1 << j;
+                    }
+                }
+                bits
+            })
+            .collect();
+        stops
+    }
+
+    /// `ends[s]`: a tunnel holding `s` has no free first square.
+    fn build(p: &Problem, board: &Board, free: Vec<bool>, ends: &[bool]) -> Stops {
         let n = p.n;
         let at = |s: u16, dr: isize, dc: isize| -> u16 {
             let (r, c) = board.row_col(p.board_sq[s as usize]);
@@ -55,10 +101,6 @@ impl Stops {
                 r
             })
             .collect();
-        let mut free = p.is_goal.clone();
-        for st in &plan.steps {
-            free[st.square as usize] = true;
-        }
         let mut mouth = vec![0u8; n];
         for s in 0..n {
             for j in (0..8).step_by(2) {
@@ -91,7 +133,7 @@ impl Stops {
                 if run.len() < 2 {
                     continue;
                 }
-                let goal = run.iter().any(|&q| p.is_goal[q as usize]);
+                let goal = run.iter().any(|&q| ends[q as usize]);
                 for (i, &q) in run.iter().enumerate() {
                     if i > 0 || goal {
                         tunnel[q as usize] = true;
@@ -99,7 +141,25 @@ impl Stops {
                 }
             }
         }
-        Stops { tunnel, ring, mouth, free }
+        Stops { tunnel, ring, mouth, free, notch: Vec::new() }
+    }
+
+    /// True when a box pulled from `from` to `to` stops inefficiently (a rule made by
+    /// [`Stops::for_pulls`]): inside a tunnel, or in a notch whose open side is free in
+    /// the child (`occupied`: the position before the pull).
+    pub fn prunes_pull(&self, occupied: &[bool], from: u16, to: u16) -> bool {
+        let t = to as usize;
+        if self.free[t] {
+            return false;
+        }
+        if self.tunnel[t] {
+            return true;
+        }
+        let bits = self.notch[t];
+        (0..8).step_by(2).any(|j| {
+            let q = self.ring[t][j];
+            bits & (1 << j) != 0 && (q == from || !occupied[q as usize])
+        })
     }
 
     /// True when a box pushed from `from` to `to`, the player ending on `player`, stops
@@ -243,6 +303,47 @@ mod tests {
         // At the mouth (3,2) with a box beside it on (3,3): the other side (3,1) is in
         // the player's reach.
         assert!(!prunes(LEVEL, (1, 2), (3, 2), (2, 2), &[(3, 3)]));
+    }
+
+    /// Pulls: start squares are always allowed, and a tunnel holding one has no free first
+    /// square (LEVEL's row 3 holds the start box (3,6)).
+    #[test]
+    fn pulls_stop_on_start_squares_and_nowhere_in_a_tunnel_holding_one() {
+        let (p, pushes, level) = stops_of(LEVEL);
+        let sq = |r: usize, c: usize| p.compact[level.board.square(r, c)];
+        let starts: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
+        let stops = Stops::for_pulls(&p, &level.board, &starts);
+        let mut occupied = vec![false; p.n];
+        for &b in &starts {
+            occupied[b as usize] = true;
+        }
+        let from = sq(3, 6);
+        assert!(stops.prunes_pull(&occupied, from, sq(3, 3)), "the first square of row 3");
+        assert!(stops.prunes_pull(&occupied, from, sq(3, 5)), "inside row 3");
+        assert!(!stops.prunes_pull(&occupied, sq(3, 5), sq(3, 6)), "a start square");
+        assert!(!stops.prunes_pull(&occupied, from, sq(3, 8)), "open floor");
+        assert!(!pushes.tunnel[sq(3, 3) as usize], "pushes: row 3 holds no goal");
+    }
+
+    /// A box left in a notch (floor above it with a wall beyond, walls below and on the
+    /// diagonals of one side) is cut while the square above is free.
+    #[test]
+    fn a_pull_into_a_notch_is_cut_while_its_open_side_is_free() {
+        const NOTCH: &str = "\
+######
+## ###
+#@ $.#
+######";
+        let level = sokoban_core::format::parse_level(NOTCH).unwrap();
+        let p = Problem::new(&level.board);
+        let sq = |r: usize, c: usize| p.compact[level.board.square(r, c)];
+        let stops = Stops::for_pulls(&p, &level.board, &[sq(2, 3)]);
+        let mut occupied = vec![false; p.n];
+        occupied[sq(2, 3) as usize] = true;
+        assert!(stops.prunes_pull(&occupied, sq(2, 3), sq(2, 2)));
+        occupied[sq(1, 2) as usize] = true;
+        assert!(!stops.prunes_pull(&occupied, sq(2, 3), sq(2, 2)), "its open side taken");
+        assert!(!stops.prunes_pull(&occupied, sq(2, 2), sq(2, 3)), "a start square");
     }
 
     #[test]
