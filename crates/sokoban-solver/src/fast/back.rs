@@ -521,6 +521,7 @@ impl Backward {
         self.nodes.capacity() * std::mem::size_of::<Node>()
             + self.positions.capacity() * 2
             + self.moves.capacity() * 8
+            + self.own_key.capacity() * 4
             + self.seen.capacity() * 13
             + self.cells.iter().map(|c| c.len() * 12).sum::<usize>()
     }
