@@ -171,9 +171,8 @@ pub struct Backward {
     start_key: u64,
     start_boxes: Vec<u16>,
     /// `dfnode`: each node's own dragonfly key (its matching cost, then boxes off the
-    /// start squares), by id; and the one of the position being prepared.
+    /// start squares), by id.
     own_key: Vec<u32>,
-    df_own: u32,
     /// Festival's rule against inefficient stops of pulls (not with `nopullstops`).
     pull_stops: Option<super::stops::Stops>,
     memory_limit: usize,
@@ -437,7 +436,6 @@ impl Backward {
             start_key,
             start_boxes,
             own_key: Vec::new(),
-            df_own: 0,
             pull_stops: (!removal && !a.exp.no_pull_stops)
                 .then(|| super::stops::Stops::for_pulls(&p, &a.layout.board, boxes)),
             memory_limit,
@@ -905,13 +903,7 @@ impl Backward {
         // squares, then fewest pulls. The best pull taking a box off a goal weighs 0.
         let dragonfly = self.aim == Aim::Dragonfly;
         if dragonfly {
-            self.dragonfly_keys();
-            if self.a.exp.df_node {
-                if self.own_key.len() <= id as usize {
-                    self.own_key.resize(id as usize + 1, 0);
-                }
-                self.own_key[id as usize] = self.df_own;
-            }
+            self.dragonfly_keys(id);
         }
         let od = &self.order_dist;
         self.order.clear();
@@ -1062,8 +1054,9 @@ impl Backward {
     }
 
     /// [`Aim::Dragonfly`]: the order key of each pull in `move_buf` into `df_keys`, the
-    /// pulls after which some box can no longer be matched to a start square dropped.
-    fn dragonfly_keys(&mut self) {
+    /// pulls after which some box can no longer be matched to a start square dropped;
+    /// with `dfnode`, node `id`'s own key into `own_key`.
+    fn dragonfly_keys(&mut self, id: u32) {
         self.match_start();
         let starts = &self.start_boxes;
         let on_start = self.st.boxes.iter().filter(|b| starts.binary_search(b).is_ok()).count();
@@ -1071,7 +1064,10 @@ impl Backward {
         if self.a.exp.df_node {
             let (n, rows, pulls) = (self.a.p.n, &self.row_box, &self.start_pulls);
             let total = self.assign.total(&|r: usize, j: usize| pull_cost(pulls, n, j, rows[r]));
-            self.df_own = (total.min(0xFF_FFFF) as u32) << 8 | off.min(0xFF);
+            if self.own_key.len() <= id as usize {
+                self.own_key.resize(id as usize + 1, 0);
+            }
+            self.own_key[id as usize] = dragonfly_order(total, off);
         }
         let mut buf = std::mem::take(&mut self.move_buf);
         self.df_keys.clear();
@@ -1132,7 +1128,7 @@ impl Backward {
         }
         let on_start = |s: u16| self.start_boxes.binary_search(&s).is_ok() as u32;
         let off = off + on_start(from) - on_start(to);
-        Some((total.min(0xFF_FFFF) as u32) << 8 | off.min(0xFF))
+        Some(dragonfly_order(total, off))
     }
 
     /// True when the boxes of the position in the state can each have a start box of its
@@ -1352,6 +1348,12 @@ fn pullable(
             to != NONE && !occupied(to)
         }
     })
+}
+
+/// The dragonfly search's order key of a position: the matching's cost, then the boxes
+/// off the start squares (`off`).
+fn dragonfly_order(total: i64, off: u32) -> u32 {
+    (total.min(0xFF_FFFF) as u32) << 8 | off.min(0xFF)
 }
 
 /// The dragonfly search's cost of matching a box on `s` to start box `j`: its pulls there
