@@ -337,9 +337,9 @@ impl Experiments {
 ///   as much as it wins (250,000 moves: 135 -> 134 of the 215 levels whose plan it changes).
 ///   Its HF stage begins with the dragonfly search's attempt as lane 0's does, but in
 ///   Festival's queue order (`dfpure`), so the two lanes leave the dragonfly search's
-///   plateaus by different ways: two threads, 30 s, on the 78 levels lane 0 misses or
-///   solves after 2 s, Sasquatch I 37 won (4.1 s), none lost (at 250,000 moves a lane it
-///   costs lane 1 more than it gains: 378 -> 374 for the two lanes).
+///   plateaus by different ways: two threads, 30 s, on the 78 levels the two lanes left
+///   unsolved or solved after 2 s, Sasquatch I 37 won (4.1 s), none lost (at 250,000 moves
+///   a lane it costs lane 1 more than it gains: 378 -> 374 for the two lanes).
 /// - Lane 2, the backward search from the start as a perimeter at a small share: where the
 ///   plan misleads, meeting it solves small and middling levels. It keeps the packing
 ///   search's plan where lane 0 follows the greedy removals' ([`super::followed_plan`]); on
@@ -354,7 +354,7 @@ impl Experiments {
 ///   before pulls were counted: +1, 0, 0 then.
 ///
 /// Lanes 2 and on do not begin the HF stage with the dragonfly search's attempt
-/// (`nodragonflyfirst`): lanes 0 and 1 make it, and they were chosen without it.
+/// (`nodragonflyfirst`): lanes 0 and 1 make it, and lanes 2 and on were chosen without it.
 const LANES: [&str; 7] = [
     "many0,manyaway,bicon,hffew,packingplan,packfestival,dfpure",
     "hfafter0,pullevery8,packingplan,manynear,merge,nodragonflyfirst",
