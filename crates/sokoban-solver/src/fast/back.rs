@@ -228,6 +228,25 @@ pub struct Backward {
     fresh: Option<Vec<(u64, u32)>>,
 }
 
+/// Make room in `v` for `need` more entries within a store's budget: it grows by the
+/// store's `free` bytes in the share of the `held` bytes it holds (at most doubling, at
+/// least a sixteenth), so the store's vectors fill its budget together. Left to double, a
+/// store fills between half and all of its budget, depending on where the doublings fall.
+fn grow_within<T>(v: &mut Vec<T>, need: usize, free: usize, held: usize) {
+    let cap = v.capacity();
+    if v.len() + need <= cap {
+        return;
+    }
+    let size = std::mem::size_of::<T>().max(1);
+    let part = if held == 0 {
+        free
+    } else {
+        (free as u128 * (cap * size) as u128 / held as u128) as usize
+    };
+    let extra = (part / size).min(cap).max(cap / 16).max(need).max(256);
+    v.reserve_exact(cap + extra - v.len());
+}
+
 impl Backward {
     /// A backward search for the level whose forward search starts from `player` and
     /// `boxes` (compact squares), with a memory budget in bytes.
@@ -618,6 +637,11 @@ impl Backward {
 
     fn store(&mut self, parent: u32, mv: u32, weight: u32) -> u32 {
         let id = self.nodes.len() as u32;
+        if self.a.exp.fill_store {
+            let (free, held) = (self.memory_limit.saturating_sub(self.memory()), self.memory());
+            grow_within(&mut self.positions, self.nb, free, held);
+            grow_within(&mut self.nodes, 1, free, held);
+        }
         self.positions.extend_from_slice(&self.st.boxes);
         self.positions.extend_from_slice(&self.used);
         debug_assert_eq!(self.positions.len(), (id as usize + 1) * self.nb);
@@ -957,6 +981,10 @@ impl Backward {
         // the order they were generated, which breaks ties in the sort.
         let first = best_off
             .map_or_else(|| self.order.iter().min().map_or(0, |&(_, _, k)| k as usize), |(_, k)| k);
+        if self.a.exp.fill_store {
+            let (free, held) = (self.memory_limit.saturating_sub(self.memory()), self.memory());
+            grow_within(&mut self.moves, self.order.len(), free, held);
+        }
         let at = self.moves.len() as u32;
         if let Some(&(_, key, _)) = self.order.get(first) {
             self.moves.push((self.move_buf[first].pack(), key));
@@ -1527,6 +1555,58 @@ mod tests {
             back.load(id);
             assert!(!back.pull_stuck(), "node {id} lies on the way back to the start");
             id = back.nodes[id as usize].parent;
+        }
+    }
+
+    /// A vector grows by the store's free bytes in its share of the store, at most
+    /// doubling, at least a sixteenth (and what it needs).
+    #[test]
+    fn vectors_grow_within_the_stores_budget() {
+        let grown = |cap: usize, need: usize, free: usize, held: usize| {
+            let mut v: Vec<u64> = vec![0; cap];
+            let before = v.capacity();
+            grow_within(&mut v, need, free, held);
+            v.capacity() - before
+        };
+        assert_eq!(grown(100_000, 1, usize::MAX / 4, 800_000), 100_000, "room: it doubles");
+        assert_eq!(grown(100_000, 1, 160_000, 1_600_000), 10_000, "half the store: half the room");
+        assert_eq!(grown(100_000, 1, 0, 800_000), 6_250, "no room: a sixteenth");
+        assert_eq!(grown(100_000, 9_000, 0, 800_000), 9_000, "what it needs");
+        let mut v: Vec<u64> = Vec::with_capacity(10);
+        grow_within(&mut v, 3, 0, 0);
+        assert_eq!(v.capacity(), 10, "room enough: no growth");
+    }
+
+    /// With `fillstore`, a backward search whose store is full has used nearly all of its
+    /// budget, and holds not much more (doubled, its vectors use 55-87 % of it here and
+    /// hold up to 167 %).
+    #[test]
+    fn a_full_store_fills_its_budget() {
+        let xsb =
+            "##########\n#        #\n# $ $ $  #\n#  ...   #\n# $ $ .. #\n#   @    #\n##########";
+        let (level, mut boxes, player, plain, _) = analysed(xsb);
+        // A box in a corner: a start no pull reaches, so the search runs until it is full.
+        boxes[0] = plain.p.compact[level.board.square(1, 1)];
+        boxes.sort_unstable();
+        let exp = Arc::new(super::super::experiments::Experiments::parse("fillstore").unwrap());
+        let (p, layout) = (Arc::clone(&plain.p), Arc::clone(&plain.layout));
+        let packing = super::super::schedule::Packing::Once;
+        let (a, _) = super::super::schedule::analyse_both(p, layout, &boxes, &exp, packing);
+        for limit in (1..=12).map(|k| k * 100_000) {
+            let mut back = Backward::open(Arc::clone(&a), player, &boxes, limit);
+            assert!(a.exp.fill_store);
+            let mut event = BackEvent::Budget;
+            while event == BackEvent::Budget {
+                event = back.run(1000);
+            }
+            assert_eq!(event, BackEvent::MemoryFull, "the search fills {limit} bytes");
+            let used = back.nodes.len() * std::mem::size_of::<Node>()
+                + back.positions.len() * 2
+                + back.moves.len() * 8
+                + back.seen.len() * 13
+                + back.cells.iter().map(|c| c.len() * 12).sum::<usize>();
+            assert!(used * 10 >= limit * 9, "{used} of {limit} bytes used");
+            assert!(back.memory() * 10 <= limit * 11, "{} of {limit} bytes held", back.memory());
         }
     }
 

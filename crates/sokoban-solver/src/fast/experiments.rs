@@ -104,6 +104,10 @@ pub struct Experiments {
     /// The backward searches (not the packing searches) may leave a box where Festival's
     /// pull mode calls the stop inefficient (`nopullstops`, [`super::stops::Stops::for_pulls`]).
     pub no_pull_stops: bool,
+    /// The backward searches' stores grow within their budget and fill it (`fillstore`);
+    /// by default they double and stop at the first doubling past it, between half and
+    /// all of it used.
+    pub fill_store: bool,
     /// The dragonfly search without its corral rule (`nodfcorral`, see
     /// [`super::back::Backward::dragonfly`]).
     pub no_df_corral: bool,
@@ -265,6 +269,7 @@ impl Experiments {
                 "dfpure" => &mut e.df_pure,
                 "dfnode" => &mut e.df_node,
                 "nopullstops" => &mut e.no_pull_stops,
+                "fillstore" => &mut e.fill_store,
                 "manyaway" => &mut e.many_away,
                 "bicon" => &mut e.open_back,
                 "nomeetback" => &mut e.no_meet_back,
@@ -422,9 +427,10 @@ mod tests {
         assert_eq!((e.stall, e.hf_pulls, e.no_stall), (Some(7), Some(9), true));
         assert!(Experiments::parse("stall").is_err());
         let e =
-            Experiments::parse("confine16,dfpulls5,dfpure,noconfine,dfnode,nopullstops").unwrap();
+            Experiments::parse("confine16,dfpulls5,dfpure,noconfine,dfnode,nopullstops,fillstore")
+                .unwrap();
         assert_eq!((e.confine_limit, e.df_pulls), (Some(16), Some(5)));
-        assert!(e.df_pure && e.no_confine && e.df_node && e.no_pull_stops);
+        assert!(e.df_pure && e.no_confine && e.df_node && e.no_pull_stops && e.fill_store);
         let e = Experiments::parse("many24,hfstall5,hfunordered,hfregions").unwrap();
         assert_eq!((e.many_boxes, e.hf_stall), (Some(Some(24)), Some(5)));
         assert!(e.hf_unordered && e.hf_regions);
