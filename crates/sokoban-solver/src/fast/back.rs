@@ -128,6 +128,9 @@ pub struct BackStats {
     pub confine_exceeded: u64,
 }
 
+/// `Node::moves_at`'s flag: only the node's first two pulls are kept (`lazypulls`).
+const PARTIAL: u32 = 1 << 31;
+
 /// The backward search and its perimeter.
 pub struct Backward {
     a: Arc<Analysis>,
@@ -179,6 +182,8 @@ pub struct Backward {
     full: bool,
     move_buf: Vec<Move>,
     order: Vec<(u32, u32, u32)>,
+    /// Scratch of [`Backward::keep_all_pulls`]: (key, place) of the pulls after the first.
+    order_scratch: Vec<(u32, u32)>,
     /// Per start box `i` and square `s`, at `i * n + s`: the pulls from `s` to its start
     /// square on the empty board (`u16::MAX`: the box can never be pushed there; not in
     /// the packing search).
@@ -461,6 +466,7 @@ impl Backward {
             full: false,
             move_buf: Vec::new(),
             order: Vec::new(),
+            order_scratch: Vec::new(),
             region_seen: Vec::new(),
             region_stack: Vec::new(),
             disc: Vec::new(),
@@ -558,14 +564,20 @@ impl Backward {
             let node = &mut self.nodes[id as usize];
             let k = node.next;
             node.next += 1;
-            if k == 0 && node.moves_len > 2 {
+            let partial = node.moves_at & PARTIAL != 0;
+            if k == 0 && node.moves_len > 2 && !partial {
                 self.sort_rest(id);
             }
+            if k == 1 && partial {
+                self.load(id);
+                self.prepare_with(id, true);
+            }
             let node = &self.nodes[id as usize];
-            let (mv, _) = self.moves[(node.moves_at + k) as usize];
+            let at = node.moves_at & !PARTIAL;
+            let (mv, _) = self.moves[(at + k) as usize];
             let weight = node.weight + (k >= node.advised) as u32;
             if node.next < node.moves_len {
-                let (_, key) = self.moves[(node.moves_at + node.next) as usize];
+                let (_, key) = self.moves[(at + node.next) as usize];
                 let w = node.weight + (node.next >= node.advised) as u32;
                 let q = self.queue_key(id, w, key);
                 self.cells[c].push(Reverse((q, tag)));
@@ -854,6 +866,12 @@ impl Backward {
 
     /// Generate and order the pulls of node `id` (in the state) and file it.
     fn prepare(&mut self, id: u32) {
+        self.prepare_with(id, false);
+    }
+
+    /// [`Backward::prepare`]; with `again`, only the pulls of node `id` (in the state) are
+    /// made again and kept whole, the node being picked the second time (`lazypulls`).
+    fn prepare_with(&mut self, id: u32, again: bool) {
         let a = Arc::clone(&self.a);
         let p = &a.p;
         let on_goals = self.on_goals();
@@ -868,7 +886,9 @@ impl Backward {
                 let from = st.boxes[m.box_i as usize];
                 !stops.prunes_pull(&st.occupied, from, m.to)
             });
-            self.stats.stop_cuts += (len - self.move_buf.len()) as u64;
+            if !again {
+                self.stats.stop_cuts += (len - self.move_buf.len()) as u64;
+            }
         }
         let festival = self.aim == Aim::Festival;
         let can_leave = festival && self.move_buf.iter().any(|m| self.takes_off(m));
@@ -917,7 +937,7 @@ impl Backward {
             Aim::Open => (rank as u64) << 32 | dist as u64,
             Aim::Start | Aim::Away | Aim::Festival => rank as u64,
         };
-        if target < self.best.0 && (self.removal || self.reachable_from_start()) {
+        if !again && target < self.best.0 && (self.removal || self.reachable_from_start()) {
             self.best = (target, id);
         }
         if regions > 1 && self.corrals.is_some() {
@@ -981,6 +1001,10 @@ impl Backward {
         // the order they were generated, which breaks ties in the sort.
         let first = best_off
             .map_or_else(|| self.order.iter().min().map_or(0, |&(_, _, k)| k as usize), |(_, k)| k);
+        if again {
+            self.keep_all_pulls(id, first);
+            return;
+        }
         if self.a.exp.fill_store {
             let (free, held) = (self.memory_limit.saturating_sub(self.memory()), self.memory());
             grow_within(&mut self.moves, self.order.len(), free, held);
@@ -989,13 +1013,23 @@ impl Backward {
         if let Some(&(_, key, _)) = self.order.get(first) {
             self.moves.push((self.move_buf[first].pack(), key));
         }
-        for (k, &(_, key, _)) in self.order.iter().enumerate() {
-            if k != first {
+        let lazy = self.a.exp.lazy_pulls && self.order.len() > 2;
+        if lazy {
+            // Only the next best is read before the node's second pick: the rest wait.
+            let second =
+                self.order.iter().enumerate().filter(|&(k, _)| k != first).min_by_key(|&(_, o)| o);
+            if let Some((k, &(_, key, _))) = second {
                 self.moves.push((self.move_buf[k].pack(), key));
+            }
+        } else {
+            for (k, &(_, key, _)) in self.order.iter().enumerate() {
+                if k != first {
+                    self.moves.push((self.move_buf[k].pack(), key));
+                }
             }
         }
         let node = &mut self.nodes[id as usize];
-        node.moves_at = at;
+        node.moves_at = if lazy { at | PARTIAL } else { at };
         node.moves_len = self.order.len() as u32;
         // Best first: every pull weighs nothing.
         node.advised = if dragonfly { u32::MAX } else { best_off.is_some() as u32 };
@@ -1029,6 +1063,42 @@ impl Backward {
         {
             self.best_cell = c;
         }
+        if self.memory() > self.memory_limit {
+            self.full = true;
+        }
+    }
+
+    /// `lazypulls`: node `id`, picked the second time, keeps all its pulls made again (in
+    /// `move_buf` and `order`, `first` the one the search would make first): the pull it made
+    /// first, then the rest by key, ties in the order they were generated, as an eager node's
+    /// after [`Backward::sort_rest`].
+    fn keep_all_pulls(&mut self, id: u32, first: usize) {
+        let node = self.nodes[id as usize];
+        let (made, _) = self.moves[(node.moves_at & !PARTIAL) as usize];
+        let first = self.move_buf.iter().position(|m| m.pack() == made).unwrap_or(first);
+        debug_assert_eq!(self.order.len(), node.moves_len as usize, "the same pulls again");
+        if self.a.exp.fill_store {
+            let (free, held) = (self.memory_limit.saturating_sub(self.memory()), self.memory());
+            grow_within(&mut self.moves, self.order.len(), free, held);
+        }
+        let at = self.moves.len() as u32;
+        self.moves.push((made, self.order[first].1));
+        let mut rest: Vec<(u32, u32)> = Vec::new();
+        std::mem::swap(&mut rest, &mut self.order_scratch);
+        rest.clear();
+        rest.extend(
+            self.order
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| k != first)
+                .map(|(k, o)| (o.1, k as u32)),
+        );
+        rest.sort_unstable();
+        self.moves.extend(rest.iter().map(|&(key, k)| (self.move_buf[k as usize].pack(), key)));
+        self.order_scratch = rest;
+        let node = &mut self.nodes[id as usize];
+        node.moves_at = at;
+        node.moves_len = self.order.len() as u32;
         if self.memory() > self.memory_limit {
             self.full = true;
         }
@@ -1607,6 +1677,53 @@ mod tests {
                 + back.cells.iter().map(|c| c.len() * 12).sum::<usize>();
             assert!(used * 10 >= limit * 9, "{used} of {limit} bytes used");
             assert!(back.memory() * 10 <= limit * 11, "{} of {limit} bytes held", back.memory());
+        }
+    }
+
+    /// With `lazypulls` every backward search makes the same pulls in the same order and
+    /// stores the same positions, in fewer bytes.
+    #[test]
+    fn lazy_pulls_search_the_same() {
+        let xsb =
+            "##########\n#        #\n# $ $ $  #\n#  ...   #\n# $ $ .. #\n#   @    #\n##########";
+        let (level, boxes, player, plain, _) = analysed(xsb);
+        // A box in a corner: a start no pull reaches, so the searches run on (the dragonfly
+        // search makes no pull there: no matching to the start squares is left).
+        let mut far = boxes.clone();
+        far[0] = plain.p.compact[level.board.square(1, 1)];
+        far.sort_unstable();
+        let packing = super::super::schedule::Packing::Once;
+        let searches = |exps: &str| {
+            let exp = Arc::new(super::super::experiments::Experiments::parse(exps).unwrap());
+            let (p, layout) = (Arc::clone(&plain.p), Arc::clone(&plain.layout));
+            let (a, _) = super::super::schedule::analyse_both(p, layout, &far, &exp, packing);
+            let mem = 64 << 20;
+            let mut all = vec![
+                Backward::new(Arc::clone(&a), player, &far, mem),
+                Backward::away(Arc::clone(&a), player, &far, mem),
+                Backward::open(Arc::clone(&a), player, &far, mem),
+                Backward::near(Arc::clone(&a), player, &far, mem),
+                Backward::dragonfly(Arc::clone(&a), player, &boxes, mem),
+                Backward::packing(Arc::clone(&a), &boxes, mem),
+                Backward::packing_festival(Arc::clone(&a), &boxes, mem),
+            ];
+            let events: Vec<BackEvent> = all.iter_mut().map(|b| b.run(4000)).collect();
+            (all, events)
+        };
+        let (eager, eager_events) = searches("");
+        let (lazy, lazy_events) = searches("lazypulls");
+        assert_eq!(eager_events, lazy_events);
+        for (e, l) in eager.iter().zip(&lazy) {
+            assert_eq!(e.stats, l.stats);
+            assert_eq!(e.positions, l.positions, "the same positions in the same order");
+            let parents =
+                |b: &Backward| b.nodes.iter().map(|n| (n.parent, n.mv)).collect::<Vec<_>>();
+            assert_eq!(parents(e), parents(l));
+        }
+        for (e, l) in eager.iter().zip(&lazy).take(4) {
+            assert!(e.nodes.len() > 1000, "{} positions", e.nodes.len());
+            let (kept, all) = (l.moves.len(), e.moves.len());
+            assert!(kept * 3 < all, "{kept} pulls kept of {all}");
         }
     }
 

@@ -108,6 +108,9 @@ pub struct Experiments {
     /// by default they double and stop at the first doubling past it, between half and
     /// all of it used.
     pub fill_store: bool,
+    /// A backward position keeps only its first two pulls until it is picked the second
+    /// time, when its pulls are made again (`lazypulls`): most positions never are.
+    pub lazy_pulls: bool,
     /// The dragonfly search without its corral rule (`nodfcorral`, see
     /// [`super::back::Backward::dragonfly`]).
     pub no_df_corral: bool,
@@ -270,6 +273,7 @@ impl Experiments {
                 "dfnode" => &mut e.df_node,
                 "nopullstops" => &mut e.no_pull_stops,
                 "fillstore" => &mut e.fill_store,
+                "lazypulls" => &mut e.lazy_pulls,
                 "manyaway" => &mut e.many_away,
                 "bicon" => &mut e.open_back,
                 "nomeetback" => &mut e.no_meet_back,
@@ -426,11 +430,19 @@ mod tests {
         let e = Experiments::parse("stall7,hfpulls9,nostall").unwrap();
         assert_eq!((e.stall, e.hf_pulls, e.no_stall), (Some(7), Some(9), true));
         assert!(Experiments::parse("stall").is_err());
-        let e =
-            Experiments::parse("confine16,dfpulls5,dfpure,noconfine,dfnode,nopullstops,fillstore")
-                .unwrap();
+        let e = Experiments::parse(
+            "confine16,dfpulls5,dfpure,noconfine,dfnode,nopullstops,fillstore,lazypulls",
+        )
+        .unwrap();
         assert_eq!((e.confine_limit, e.df_pulls), (Some(16), Some(5)));
-        assert!(e.df_pure && e.no_confine && e.df_node && e.no_pull_stops && e.fill_store);
+        assert!(
+            e.df_pure
+                && e.no_confine
+                && e.df_node
+                && e.no_pull_stops
+                && e.fill_store
+                && e.lazy_pulls
+        );
         let e = Experiments::parse("many24,hfstall5,hfunordered,hfregions").unwrap();
         assert_eq!((e.many_boxes, e.hf_stall), (Some(Some(24)), Some(5)));
         assert!(e.hf_unordered && e.hf_regions);
