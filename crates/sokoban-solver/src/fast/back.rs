@@ -236,7 +236,7 @@ pub struct Backward {
 /// Make room in `v` for `need` more entries within a store's budget: it grows by the
 /// store's `free` bytes in the share of the `held` bytes it holds (at most doubling, at
 /// least a sixteenth), so the store's vectors fill its budget together. Left to double, a
-/// store fills between half and all of its budget, depending on where the doublings fall.
+/// full store uses between half and all of its budget, and its last doubling overshoots it.
 fn grow_within<T>(v: &mut Vec<T>, need: usize, free: usize, held: usize) {
     let cap = v.capacity();
     if v.len() + need <= cap {
@@ -941,7 +941,11 @@ impl Backward {
             self.best = (target, id);
         }
         if regions > 1 && self.corrals.is_some() {
+            let cuts = self.stats.corral_cuts;
             self.corral_rule(id);
+            if again {
+                self.stats.corral_cuts = cuts;
+            }
         }
         // Order: by boxes left on goals, then by the boxes' summed distance to the start
         // squares, then fewest pulls. The best pull taking a box off a goal weighs 0.
@@ -1083,8 +1087,7 @@ impl Backward {
         }
         let at = self.moves.len() as u32;
         self.moves.push((made, self.order[first].1));
-        let mut rest: Vec<(u32, u32)> = Vec::new();
-        std::mem::swap(&mut rest, &mut self.order_scratch);
+        let mut rest = std::mem::take(&mut self.order_scratch);
         rest.clear();
         rest.extend(
             self.order
@@ -1725,6 +1728,12 @@ mod tests {
             let (kept, all) = (l.moves.len(), e.moves.len());
             assert!(kept * 3 < all, "{kept} pulls kept of {all}");
         }
+        // The dragonfly search with its corral rule, to the start of ROOM.
+        let (_, _, e, eager_reached) = room_dragonfly_with("");
+        let (_, _, l, lazy_reached) = room_dragonfly_with("lazypulls");
+        assert_eq!((eager_reached, e.stats), (lazy_reached, l.stats));
+        assert_eq!(e.positions, l.positions);
+        assert!(e.stats.corral_cuts > 0 && l.moves.len() < e.moves.len());
     }
 
     /// Festival's target holes: goals walled on three sides, and the goals before them in
