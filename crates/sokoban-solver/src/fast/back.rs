@@ -182,8 +182,6 @@ pub struct Backward {
     full: bool,
     move_buf: Vec<Move>,
     order: Vec<(u32, u32, u32)>,
-    /// Scratch of [`Backward::keep_all_pulls`]: (key, place) of the pulls after the first.
-    order_scratch: Vec<(u32, u32)>,
     /// Per start box `i` and square `s`, at `i * n + s`: the pulls from `s` to its start
     /// square on the empty board (`u16::MAX`: the box can never be pushed there; not in
     /// the packing search).
@@ -466,7 +464,6 @@ impl Backward {
             full: false,
             move_buf: Vec::new(),
             order: Vec::new(),
-            order_scratch: Vec::new(),
             region_seen: Vec::new(),
             region_stack: Vec::new(),
             disc: Vec::new(),
@@ -547,6 +544,19 @@ impl Backward {
             + self.own_key.capacity() * 4
             + self.seen.capacity() * 13
             + self.cells.iter().map(|c| c.len() * 12).sum::<usize>()
+    }
+
+    /// With `fillstore`, the store's free bytes and the bytes it holds, for [`grow_within`].
+    fn room(&self) -> Option<(usize, usize)> {
+        let held = self.a.exp.fill_store.then(|| self.memory())?;
+        Some((self.memory_limit.saturating_sub(held), held))
+    }
+
+    /// The store is full once it holds more than its budget.
+    fn check_full(&mut self) {
+        if self.memory() > self.memory_limit {
+            self.full = true;
+        }
     }
 
     /// Search for up to `budget` moves.
@@ -649,8 +659,7 @@ impl Backward {
 
     fn store(&mut self, parent: u32, mv: u32, weight: u32) -> u32 {
         let id = self.nodes.len() as u32;
-        if self.a.exp.fill_store {
-            let (free, held) = (self.memory_limit.saturating_sub(self.memory()), self.memory());
+        if let Some((free, held)) = self.room() {
             grow_within(&mut self.positions, self.nb, free, held);
             grow_within(&mut self.nodes, 1, free, held);
         }
@@ -669,9 +678,7 @@ impl Backward {
             norm: self.st.norm,
         });
         self.stats.nodes += 1;
-        if self.memory() > self.memory_limit {
-            self.full = true;
-        }
+        self.check_full();
         id
     }
 
@@ -870,7 +877,8 @@ impl Backward {
     }
 
     /// [`Backward::prepare`]; with `again`, only the pulls of node `id` (in the state) are
-    /// made again and kept whole, the node being picked the second time (`lazypulls`).
+    /// made again and kept whole, sorted, the node being picked the second time
+    /// (`lazypulls`).
     fn prepare_with(&mut self, id: u32, again: bool) {
         let a = Arc::clone(&self.a);
         let p = &a.p;
@@ -1005,19 +1013,23 @@ impl Backward {
         // the order they were generated, which breaks ties in the sort.
         let first = best_off
             .map_or_else(|| self.order.iter().min().map_or(0, |&(_, _, k)| k as usize), |(_, k)| k);
-        if again {
-            self.keep_all_pulls(id, first);
-            return;
-        }
-        if self.a.exp.fill_store {
-            let (free, held) = (self.memory_limit.saturating_sub(self.memory()), self.memory());
+        let first = if again {
+            // Made again, the pull made first stays first.
+            let node = &self.nodes[id as usize];
+            debug_assert_eq!(self.order.len(), node.moves_len as usize, "the same pulls again");
+            let (made, _) = self.moves[(node.moves_at & !PARTIAL) as usize];
+            self.move_buf.iter().position(|m| m.pack() == made).unwrap_or(first)
+        } else {
+            first
+        };
+        if let Some((free, held)) = self.room() {
             grow_within(&mut self.moves, self.order.len(), free, held);
         }
         let at = self.moves.len() as u32;
         if let Some(&(_, key, _)) = self.order.get(first) {
             self.moves.push((self.move_buf[first].pack(), key));
         }
-        let lazy = self.a.exp.lazy_pulls && self.order.len() > 2;
+        let lazy = !again && self.a.exp.lazy_pulls && self.order.len() > 2;
         if lazy {
             // Only the next best is read before the node's second pick: the rest wait.
             let second =
@@ -1035,6 +1047,12 @@ impl Backward {
         let node = &mut self.nodes[id as usize];
         node.moves_at = if lazy { at | PARTIAL } else { at };
         node.moves_len = self.order.len() as u32;
+        if again {
+            // Kept whole, as an eager node's after its first pick.
+            self.sort_rest(id);
+            self.check_full();
+            return;
+        }
         // Best first: every pull weighs nothing.
         node.advised = if dragonfly { u32::MAX } else { best_off.is_some() as u32 };
         if self.order.is_empty() {
@@ -1067,44 +1085,7 @@ impl Backward {
         {
             self.best_cell = c;
         }
-        if self.memory() > self.memory_limit {
-            self.full = true;
-        }
-    }
-
-    /// `lazypulls`: node `id`, picked the second time, keeps all its pulls made again (in
-    /// `move_buf` and `order`, `first` the one the search would make first): the pull it made
-    /// first, then the rest by key, ties in the order they were generated, as an eager node's
-    /// after [`Backward::sort_rest`].
-    fn keep_all_pulls(&mut self, id: u32, first: usize) {
-        let node = self.nodes[id as usize];
-        let (made, _) = self.moves[(node.moves_at & !PARTIAL) as usize];
-        let first = self.move_buf.iter().position(|m| m.pack() == made).unwrap_or(first);
-        debug_assert_eq!(self.order.len(), node.moves_len as usize, "the same pulls again");
-        if self.a.exp.fill_store {
-            let (free, held) = (self.memory_limit.saturating_sub(self.memory()), self.memory());
-            grow_within(&mut self.moves, self.order.len(), free, held);
-        }
-        let at = self.moves.len() as u32;
-        self.moves.push((made, self.order[first].1));
-        let mut rest = std::mem::take(&mut self.order_scratch);
-        rest.clear();
-        rest.extend(
-            self.order
-                .iter()
-                .enumerate()
-                .filter(|&(k, _)| k != first)
-                .map(|(k, o)| (o.1, k as u32)),
-        );
-        rest.sort_unstable();
-        self.moves.extend(rest.iter().map(|&(key, k)| (self.move_buf[k as usize].pack(), key)));
-        self.order_scratch = rest;
-        let node = &mut self.nodes[id as usize];
-        node.moves_at = at;
-        node.moves_len = self.order.len() as u32;
-        if self.memory() > self.memory_limit {
-            self.full = true;
-        }
+        self.check_full();
     }
 
     /// [`Aim::Dragonfly`], its corral rule (Festival's): where the position of node `id`
