@@ -348,7 +348,11 @@ impl Experiments {
 ///   Festival's queue order (`dfpure`), so the two lanes leave the dragonfly search's
 ///   plateaus by different ways: two threads, 30 s, on the 78 levels the two lanes left
 ///   unsolved or solved after 2 s, Sasquatch I 37 won (4.1 s), none lost (at 250,000 moves
-///   a lane it costs lane 1 more than it gains: 378 -> 374 for the two lanes).
+///   a lane it costs lane 1 more than it gains: 378 -> 374 for the two lanes). Its backward
+///   searches leave out Festival's stop rule for pulls (`nopullstops`), which lane 0 keeps:
+///   the rule cut the way to Sasquatch IV 42 and III 24 (lane 1 alone, 512 MiB, 2,000,000
+///   moves and pulls, the 42 levels of runs/2026-12-02-lanes-and-festival-plans: 21 -> 22,
+///   both Festival's alone that morning; VI 43, which lane 0 solves, lost at the budget's edge).
 /// - Lane 2, the backward search from the start as a perimeter at a small share: where the
 ///   plan misleads, meeting it solves small and middling levels. It keeps the packing
 ///   search's plan where lane 0 follows the greedy removals' ([`super::followed_plan`]); on
@@ -365,7 +369,7 @@ impl Experiments {
 /// Lanes 2 and on do not begin the HF stage with the dragonfly search's attempt
 /// (`nodragonflyfirst`): lanes 0 and 1 make it, and lanes 2 and on were chosen without it.
 const LANES: [&str; 7] = [
-    "many0,manyaway,bicon,hffew,packingplan,packfestival,dfpure",
+    "many0,manyaway,bicon,hffew,packingplan,packfestival,dfpure,nopullstops",
     "hfafter0,pullevery8,packingplan,manynear,merge,nodragonflyfirst",
     "opener,explorer,nodragonflyfirst",
     "hfafter0,pullevery8,nopacksearch,manynear,merge,nodragonflyfirst",
@@ -478,6 +482,9 @@ mod tests {
         assert!(!lanes[0].no_dragonfly_first && !lanes[0].df_pure);
         assert!(!lanes[1].no_dragonfly_first && lanes[1].df_pure);
         assert!(lanes[2..].iter().all(|l| l.no_dragonfly_first));
+        // Festival's stop rule for pulls: lane 1 alone leaves it out.
+        assert!(!lanes[0].no_pull_stops && lanes[1].no_pull_stops);
+        assert!(lanes[2..].iter().all(|l| !l.no_pull_stops));
         assert_eq!(lane_experiments(8, &base), lanes[1], "past the last, the lanes cycle");
     }
 }
