@@ -350,9 +350,10 @@ impl Experiments {
 ///   unsolved or solved after 2 s, Sasquatch I 37 won (4.1 s), none lost (at 250,000 moves
 ///   a lane it costs lane 1 more than it gains: 378 -> 374 for the two lanes). Its backward
 ///   searches leave out Festival's stop rule for pulls (`nopullstops`), which lane 0 keeps:
-///   the rule cut the way to Sasquatch IV 42 and III 24 (lane 1 alone, 512 MiB, 2,000,000
-///   moves and pulls, the 42 levels of runs/2026-12-02-lanes-and-festival-plans: 21 -> 22,
-///   both Festival's alone that morning; VI 43, which lane 0 solves, lost at the budget's edge).
+///   the rule cut the way to Sasquatch IV 42 and III 24, both solved that morning only by
+///   Festival (lane 1 alone, 512 MiB, 2,000,000 moves and pulls, 42 levels: 21 -> 22, VI 43,
+///   lane 0's anyway, lost at the budget's edge; two threads, 30 s: IV 42 won, none lost;
+///   runs/2026-12-02-lane1-no-pull-stops).
 /// - Lane 2, the backward search from the start as a perimeter at a small share: where the
 ///   plan misleads, meeting it solves small and middling levels. It keeps the packing
 ///   search's plan where lane 0 follows the greedy removals' ([`super::followed_plan`]); on
