@@ -580,7 +580,10 @@ impl Backward {
             }
             if k == 1 && partial {
                 self.load(id);
+                // Made again, its pulls and cuts are not counted twice.
+                let stats = self.stats;
                 self.prepare_with(id, true);
+                self.stats = stats;
             }
             let node = &self.nodes[id as usize];
             let at = node.moves_at & !PARTIAL;
@@ -894,9 +897,7 @@ impl Backward {
                 let from = st.boxes[m.box_i as usize];
                 !stops.prunes_pull(&st.occupied, from, m.to)
             });
-            if !again {
-                self.stats.stop_cuts += (len - self.move_buf.len()) as u64;
-            }
+            self.stats.stop_cuts += (len - self.move_buf.len()) as u64;
         }
         let festival = self.aim == Aim::Festival;
         let can_leave = festival && self.move_buf.iter().any(|m| self.takes_off(m));
@@ -945,15 +946,11 @@ impl Backward {
             Aim::Open => (rank as u64) << 32 | dist as u64,
             Aim::Start | Aim::Away | Aim::Festival => rank as u64,
         };
-        if !again && target < self.best.0 && (self.removal || self.reachable_from_start()) {
+        if target < self.best.0 && (self.removal || self.reachable_from_start()) {
             self.best = (target, id);
         }
         if regions > 1 && self.corrals.is_some() {
-            let cuts = self.stats.corral_cuts;
             self.corral_rule(id);
-            if again {
-                self.stats.corral_cuts = cuts;
-            }
         }
         // Order: by boxes left on goals, then by the boxes' summed distance to the start
         // squares, then fewest pulls. The best pull taking a box off a goal weighs 0.
