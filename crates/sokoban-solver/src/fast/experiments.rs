@@ -160,6 +160,10 @@ pub struct Experiments {
     pub packing_plan: bool,
     /// Never the supplied packing search's plan (`nosupplied`; see [`super::followed_plan`]).
     pub no_supplied_packing: bool,
+    /// Where neither the packing search's plan nor the greedy removals' can be followed,
+    /// the packing search's even where the greedy removals' goes further before its first
+    /// dead prefix (`nofurthest`; see [`super::followed_plan`]).
+    pub no_furthest: bool,
     /// Moves the search makes before the supplied packing search runs, where it runs at
     /// all (`suppliedafterN`; 0: before the search starts).
     pub supplied_after: Option<u64>,
@@ -246,6 +250,7 @@ impl Experiments {
                 "nopacksearch" => &mut e.no_packing_search,
                 "packingplan" => &mut e.packing_plan,
                 "nosupplied" => &mut e.no_supplied_packing,
+                "nofurthest" => &mut e.no_furthest,
                 "noapproach" => &mut e.no_approach,
                 "nojoin" => &mut e.no_join,
                 "nolink" => &mut e.no_link,

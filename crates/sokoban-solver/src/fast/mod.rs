@@ -1654,6 +1654,52 @@ mod tests {
         solves_and_replays(&level, f);
     }
 
+    /// Every order of `0..n`.
+    fn orders(n: u16) -> Vec<Vec<u16>> {
+        if n == 0 {
+            return vec![Vec::new()];
+        }
+        let mut all = Vec::new();
+        for shorter in orders(n - 1) {
+            for at in 0..=shorter.len() {
+                let mut o = shorter.clone();
+                o.insert(at, n - 1);
+                all.push(o);
+            }
+        }
+        all
+    }
+
+    /// Where neither the packing search's plan nor the greedy removals' can be followed
+    /// from the start, the greedy removals' is followed where its first dead prefix comes
+    /// later, with no supplied packing search put off; `nofurthest` keeps the way before
+    /// (the supplied packing search's plan, which can be followed).
+    #[test]
+    fn the_plan_dead_later_is_followed_where_none_can_be_followed() {
+        let (level, boxes, player, packing, _) = analysed(SUPPLIED_PLAN);
+        let (p, board) = (&packing.p, &level.board);
+        let first = packing.plan.first_dead_prefix(p, board, &boxes, player).expect("dead");
+        let later = orders(p.goals.len() as u16)
+            .into_iter()
+            .map(|o| Plan::from_order(p, o, 0))
+            .find(|g| g.first_dead_prefix(p, board, &boxes, player).is_some_and(|k| k > first))
+            .expect("an order dead later than the packing search's");
+        let greedy = Some(Arc::new(later.clone()));
+        let mut trace = Vec::new();
+        let (followed, followable) =
+            followed_plan(Arc::clone(&packing), greedy.clone(), &boxes, player, &mut trace);
+        assert!(!followable && followed.plan.order == later.order, "{trace:?}");
+        assert!(trace[0].starts_with("the greedy removals' plan: dead from"), "{trace:?}");
+        let exp = Arc::new(Experiments::parse("nofurthest").unwrap());
+        let layout = Arc::new(Layout::new(board, p));
+        let (off, _) = analyse_both(Arc::clone(p), layout, &boxes, &exp, Packing::Once);
+        assert_eq!(off.plan.order, packing.plan.order);
+        let mut trace = Vec::new();
+        let (followed, followable) = followed_plan(off, greedy, &boxes, player, &mut trace);
+        assert!(followable && followed.plan.order != later.order, "{trace:?}");
+        assert!(trace[0].starts_with("the supplied packing search's plan"), "{trace:?}");
+    }
+
     /// The plan's picture says when its order cannot be followed from the start, and after
     /// how many goals.
     #[test]

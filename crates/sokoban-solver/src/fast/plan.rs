@@ -569,7 +569,7 @@ impl Plan {
     }
 
     /// The fewest goals of the order that, filled first, fail `check`; `None`: none.
-    fn dead_prefix_with(&self, p: &Problem, check: &mut PrefixSupply) -> Option<usize> {
+    pub(crate) fn dead_prefix_with(&self, p: &Problem, check: &mut PrefixSupply) -> Option<usize> {
         let mut walled = vec![false; p.goals.len()];
         (1..p.goals.len()).find(|&k| {
             walled[self.order[k - 1] as usize] = true;
