@@ -589,27 +589,32 @@ fn follow(
     let Some(mut check) = PrefixSupply::new(p, board, boxes, player) else {
         return (analysis, false, false);
     };
-    if analysis.plan.followable_with(p, &mut check) {
+    // The first dead prefix of the plan, looked at once: followable, or how far it goes.
+    let Some(own_dead) = analysis.plan.dead_prefix_with(p, &mut check) else {
         return (analysis, true, false);
-    }
+    };
     let set = exp.order.is_some() || exp.plan_per_cluster || exp.plan_no_parking;
     if set || exp.packing_plan || analysis.plan.festival {
         return (analysis, false, false);
     }
     let greedy = greedy.filter(|g| g.order != analysis.plan.order);
-    let dead = |plan: &Plan, check: &mut PrefixSupply| plan.dead_prefix_with(p, check);
-    let greedy_dead = greedy.as_ref().map(|g| dead(g, &mut check));
-    if let (Some(g), Some(None)) = (&greedy, greedy_dead) {
-        trace.push("the greedy removals' plan: the packing search's cannot be followed".into());
-        let a = Arc::new(analysis.with_plan((**g).clone()));
-        return (a, true, false);
-    }
-    // Neither can be followed: the greedy removals' where its first dead prefix comes
-    // later, followed as far as it goes, with no supplied packing search to start again on.
-    if let (Some(g), Some(Some(k))) = (&greedy, greedy_dead) {
-        if !exp.no_furthest && dead(&analysis.plan, &mut check).is_some_and(|j| k > j) {
-            trace.push(format!("the greedy removals' plan: dead from {k} goals, the other sooner"));
-            return (Arc::new(analysis.with_plan((**g).clone())), false, false);
+    if let Some(g) = greedy {
+        match g.dead_prefix_with(p, &mut check) {
+            None => {
+                trace.push(
+                    "the greedy removals' plan: the packing search's cannot be followed".into(),
+                );
+                return (Arc::new(analysis.with_plan((*g).clone())), true, false);
+            }
+            // Neither can be followed: the greedy removals' where it dies later, followed
+            // as far as it goes, with no supplied packing search to start again on.
+            Some(k) if k > own_dead && !exp.no_furthest => {
+                trace.push(format!(
+                    "the greedy removals' plan: dead from {k} goals, the other sooner"
+                ));
+                return (Arc::new(analysis.with_plan((*g).clone())), false, false);
+            }
+            Some(_) => {}
         }
     }
     if !analysis.plan.analysed || exp.no_packing_search || exp.no_supplied_packing {
