@@ -10,7 +10,8 @@
 //! visited in turn, every other visit going to the best cell (the fewest floor areas —
 //! Festival's connectivity, first in its ranking of backward positions — then the fewest
 //! boxes on goals);
-//! within a position, the pull that takes a box off a goal weighs nothing, others weigh 1,
+//! within a position, the pull that takes a box off a goal weighs nothing (with `backconn`,
+//! so does the pull that leaves the fewest floor areas, where fewer), others weigh 1,
 //! and among equals the pull that leaves the boxes nearest the squares boxes start on goes
 //! first — or, in the search [`Backward::away`] makes, farthest from the goals (Festival's
 //! max-distance backward search). The *open* search ([`Backward::open`]) pulls away from
@@ -212,6 +213,8 @@ pub struct Backward {
     match_costs: Vec<u16>,
     /// Scratch of [`Backward::regions`].
     region_seen: Vec<bool>,
+    /// [`Backward::label_areas`]'s labels.
+    region_label: Vec<u16>,
     region_stack: Vec<u16>,
     /// Scratch of [`Backward::areas_and_off_cycles`]: discovery times (0: not yet), low
     /// points, squares on a cycle, and the depth-first stack of squares with the next side
@@ -465,6 +468,7 @@ impl Backward {
             move_buf: Vec::new(),
             order: Vec::new(),
             region_seen: Vec::new(),
+            region_label: Vec::new(),
             region_stack: Vec::new(),
             disc: Vec::new(),
             low: Vec::new(),
@@ -618,7 +622,10 @@ impl Backward {
     /// among the rest, pull).
     fn sort_rest(&mut self, id: u32) {
         let node = &self.nodes[id as usize];
-        let rest = (node.moves_at + 1) as usize..(node.moves_at + node.moves_len) as usize;
+        // The advised pulls stay first (a dragonfly node's are all advised).
+        let kept =
+            if node.advised == u32::MAX { 1 } else { node.advised.max(1).min(node.moves_len) };
+        let rest = (node.moves_at + kept) as usize..(node.moves_at + node.moves_len) as usize;
         self.order.clear();
         let pulls = self.moves[rest.clone()].iter().enumerate();
         self.order.extend(pulls.map(|(k, &(mv, key))| (key, k as u32, mv)));
@@ -734,6 +741,12 @@ impl Backward {
         }
         self.prepare(id);
         None
+    }
+
+    /// Floor areas the boxes of node `id` cut the floor into (for the trace).
+    pub fn areas_of(&mut self, id: u32) -> u16 {
+        self.load(id);
+        self.regions()
     }
 
     /// True when the position in the state, whose key is `key`, is the forward start.
@@ -1005,11 +1018,28 @@ impl Backward {
         if dragonfly && self.a.exp.df_pure {
             best_off = None;
         }
+        let lazy_on = self.a.exp.lazy_pulls;
+        let conn = if self.a.exp.back_conn
+            && !festival
+            && !dragonfly
+            && !self.removal
+            && !again
+            && !lazy_on
+            && regions > 1
+        {
+            self.fewer_areas(regions)
+        } else {
+            None
+        };
         // Only the first pull is needed to file the node, and many nodes are never picked:
         // the rest are sorted when the node is picked first (`sort_rest`), kept meanwhile in
         // the order they were generated, which breaks ties in the sort.
         let first = best_off
-            .map_or_else(|| self.order.iter().min().map_or(0, |&(_, _, k)| k as usize), |(_, k)| k);
+            .map(|(_, k)| k)
+            .or(conn)
+            .unwrap_or_else(|| self.order.iter().min().map_or(0, |&(_, _, k)| k as usize));
+        // The connectivity advisor's pull, second where the first is another advisor's.
+        let second = conn.filter(|&c| c != first);
         let first = if again {
             // Made again, the pull made first stays first.
             let node = &self.nodes[id as usize];
@@ -1026,6 +1056,9 @@ impl Backward {
         if let Some(&(_, key, _)) = self.order.get(first) {
             self.moves.push((self.move_buf[first].pack(), key));
         }
+        if let Some(c) = second {
+            self.moves.push((self.move_buf[c].pack(), self.order[c].1));
+        }
         let lazy = !again && self.a.exp.lazy_pulls && self.order.len() > 2;
         if lazy {
             // Only the next best is read before the node's second pick: the rest wait.
@@ -1036,7 +1069,7 @@ impl Backward {
             }
         } else {
             for (k, &(_, key, _)) in self.order.iter().enumerate() {
-                if k != first {
+                if k != first && Some(k) != second {
                     self.moves.push((self.move_buf[k].pack(), key));
                 }
             }
@@ -1051,11 +1084,12 @@ impl Backward {
             return;
         }
         // Best first: every pull weighs nothing.
-        node.advised = if dragonfly { u32::MAX } else { best_off.is_some() as u32 };
+        let advised = (best_off.is_some() || conn.is_some()) as u32 + second.is_some() as u32;
+        node.advised = if dragonfly { u32::MAX } else { advised };
         if self.order.is_empty() {
             return;
         }
-        let w = node.weight + (best_off.is_none() && !dragonfly) as u32;
+        let w = node.weight + (advised == 0 && !dragonfly) as u32;
         let key = self.queue_key(id, w, self.moves[at as usize].1);
         // The cell: boxes on goals (`open`: squares on no cycle) and areas of the floor.
         let filed_by = if self.aim == Aim::Open { off_cycles } else { on_goals };
@@ -1130,6 +1164,46 @@ impl Backward {
         });
         self.stats.corral_cuts += (len - buf.len()) as u64;
         self.move_buf = buf;
+    }
+
+    /// Festival's connectivity advisor: the pull of `move_buf` after which the boxes cut
+    /// the floor into the fewest areas, where fewer than `regions`; ties to the pull ordered
+    /// first (`order`'s keys).
+    fn fewer_areas(&mut self, regions: u16) -> Option<usize> {
+        // The areas as labels: only a pull whose box leaves a square beside two of them can
+        // join areas (the square it goes to is in the player's, which it cannot empty).
+        let p = Arc::clone(&self.a.p);
+        self.label_areas();
+        let mut best: Option<(u16, u32, usize)> = None;
+        for k in 0..self.move_buf.len() {
+            let m = self.move_buf[k];
+            let from = self.st.boxes[m.box_i as usize];
+            let labels = &self.region_label;
+            let mut first = u16::MAX;
+            let joins = p.nbr[from as usize].iter().any(|&y| {
+                if y == NONE || self.st.occupied[y as usize] {
+                    return false;
+                }
+                let l = labels[y as usize];
+                if first == u16::MAX {
+                    first = l;
+                }
+                l != first
+            });
+            if !joins {
+                continue;
+            }
+            self.st.occupied[from as usize] = false;
+            self.st.occupied[m.to as usize] = true;
+            let r = self.regions();
+            self.st.occupied[m.to as usize] = false;
+            self.st.occupied[from as usize] = true;
+            let key = self.order[k].1;
+            if r < regions && best.is_none_or(|(br, bk, _)| (r, key) < (br, bk)) {
+                best = Some((r, key, k));
+            }
+        }
+        best.map(|(_, _, k)| k)
     }
 
     /// [`Aim::Dragonfly`]: the order key of each pull in `move_buf` into `df_keys`, the
@@ -1292,6 +1366,31 @@ impl Backward {
     }
 
     /// Areas of free floor in the state's position.
+    /// Each free square's area (numbered from 0) into `region_label`.
+    fn label_areas(&mut self) {
+        let p = &self.a.p;
+        let (label, stack) = (&mut self.region_label, &mut self.region_stack);
+        label.clear();
+        label.resize(p.n, u16::MAX);
+        let mut count = 0;
+        for s in 0..p.n {
+            if self.st.occupied[s] || label[s] != u16::MAX {
+                continue;
+            }
+            label[s] = count;
+            stack.push(s as u16);
+            while let Some(x) = stack.pop() {
+                for &y in &p.nbr[x as usize] {
+                    if y != NONE && !self.st.occupied[y as usize] && label[y as usize] == u16::MAX {
+                        label[y as usize] = count;
+                        stack.push(y);
+                    }
+                }
+            }
+            count += 1;
+        }
+    }
+
     fn regions(&mut self) -> u16 {
         let p = &self.a.p;
         let (seen, stack) = (&mut self.region_seen, &mut self.region_stack);
@@ -1477,6 +1576,68 @@ fn start_distances(p: &Problem, starts: &[u16]) -> Vec<u16> {
 mod tests {
     use super::super::tests::{analysed, ROOM};
     use super::*;
+
+    /// The connectivity advisor's pull leaves the fewest floor areas of any pull, where that
+    /// is fewer than before, and no pull is advised where none joins areas: its test of the
+    /// square the box leaves skips no pull that would.
+    #[test]
+    fn the_connectivity_advisor_takes_the_pull_leaving_fewest_areas() {
+        let (_, boxes, player, a, _) = analysed(ROOM);
+        let mut b = Backward::new(Arc::clone(&a), player, &boxes, 16 << 20);
+        b.run(3000);
+        let (mut advised, mut none) = (0, 0);
+        for id in 0..b.nodes.len() as u32 {
+            b.load(id);
+            let regions = b.regions();
+            b.move_buf.clear();
+            b.gen.generate(&a.p, &a.layout, &mut b.st, true, &mut b.move_buf);
+            b.order.clear();
+            b.order.extend((0..b.move_buf.len() as u32).map(|k| (1, k, k)));
+            let after: Vec<u16> = (0..b.move_buf.len())
+                .map(|k| {
+                    let m = b.move_buf[k];
+                    let from = b.st.boxes[m.box_i as usize];
+                    b.st.occupied[from as usize] = false;
+                    b.st.occupied[m.to as usize] = true;
+                    let r = b.regions();
+                    b.st.occupied[m.to as usize] = false;
+                    b.st.occupied[from as usize] = true;
+                    r
+                })
+                .collect();
+            let fewest = after.iter().copied().min().unwrap_or(u16::MAX);
+            match b.fewer_areas(regions) {
+                Some(k) => {
+                    assert_eq!(after[k], fewest, "node {id}");
+                    assert!(fewest < regions, "node {id}");
+                    advised += 1;
+                }
+                None => {
+                    assert!(fewest >= regions, "node {id}: {fewest} < {regions}");
+                    none += usize::from(regions > 1);
+                }
+            }
+        }
+        assert!(advised > 0 && none > 0, "both cases met: {advised} advised, {none} not");
+        // With the advisor on, the backward search still reaches the start, and its pulls
+        // played backwards solve the level.
+        let (level, _, _, plain, _) = analysed(ROOM);
+        let exp = Arc::new(super::super::experiments::Experiments::parse("backconn").unwrap());
+        let (p, layout) = (Arc::clone(&plain.p), Arc::clone(&plain.layout));
+        let packing = super::super::schedule::Packing::Once;
+        let (a, _) = super::super::schedule::analyse_both(p, layout, &boxes, &exp, packing);
+        let mut back = Backward::new(Arc::clone(&a), player, &boxes, 16 << 20);
+        let reached = (0..1000)
+            .find_map(|_| match back.run(1000) {
+                BackEvent::Reached(id) => Some(id),
+                BackEvent::Budget => None,
+                other => panic!("{other:?}"),
+            })
+            .expect("the start reached");
+        let pushes = back.pushes_from(reached);
+        let solution = crate::build_solution(&level, &a.p, &pushes).unwrap();
+        assert_eq!(solution.pushes, pushes.len());
+    }
 
     /// The backward search whose target is nearest the start squares makes the same pulls
     /// as the plain one; its target has as few floor areas, and its boxes stand no farther

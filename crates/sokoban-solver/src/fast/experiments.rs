@@ -111,6 +111,11 @@ pub struct Experiments {
     /// A backward position keeps only its first two pulls until it is picked the second
     /// time, when its pulls are made again (`lazypulls`): most positions never are.
     pub lazy_pulls: bool,
+    /// The backward searches (not the packing or dragonfly searches) advise, beside the pull
+    /// of a box off a goal, the pull that leaves the fewest floor areas where that is fewer
+    /// than before (`backconn`: Festival's connectivity advisor; the HF search's target,
+    /// cut into areas, is met only with the player in its own).
+    pub back_conn: bool,
     /// The dragonfly search without its corral rule (`nodfcorral`, see
     /// [`super::back::Backward::dragonfly`]).
     pub no_df_corral: bool,
@@ -286,6 +291,7 @@ impl Experiments {
                 "manynear" => &mut e.many_near,
                 "nopackagain" => &mut e.no_pack_again,
                 "packfestival" => &mut e.pack_festival,
+                "backconn" => &mut e.back_conn,
                 _ => {
                     if let Some(k) = numbered::<u64>(name, "pullevery") {
                         e.pull_every = Some(k?.max(1));
@@ -467,6 +473,9 @@ mod tests {
         assert!(e.opener && e.explorer && !Experiments::default().opener);
         let e = Experiments::parse("manyaway,manynear").unwrap();
         assert!(e.many_away && e.many_near && !Experiments::default().many_away);
+        assert!(
+            Experiments::parse("backconn").unwrap().back_conn && !Experiments::default().back_conn
+        );
     }
 
     #[test]

@@ -785,9 +785,11 @@ impl FastSearch {
         if self.tracing() {
             let picture = hf_target_picture(board, &b2);
             let depth = back.pulls_to(id).len();
+            let stats = back.stats;
+            let areas = self.back.as_mut().map_or(0, |b| b.areas_of(id));
             self.trace.push(format!(
-                "the HF search starts, its target {depth} pulls deep: {:?}\n{picture}",
-                back.stats
+                "the HF search starts, its target {depth} pulls deep, {areas} floor areas: \
+                 {stats:?}\n{picture}"
             ));
         }
         let hf_stall = Some(Stall::new(mode.stall));
