@@ -1018,13 +1018,13 @@ impl Backward {
         if dragonfly && self.a.exp.df_pure {
             best_off = None;
         }
-        let lazy_on = self.a.exp.lazy_pulls;
+        // Not with `lazypulls`, whose nodes keep only their first two pulls.
         let conn = if self.a.exp.back_conn
             && !festival
             && !dragonfly
             && !self.removal
             && !again
-            && !lazy_on
+            && !self.a.exp.lazy_pulls
             && regions > 1
         {
             self.fewer_areas(regions)
@@ -1365,7 +1365,6 @@ impl Backward {
         (areas, off as u16)
     }
 
-    /// Areas of free floor in the state's position.
     /// Each free square's area (numbered from 0) into `region_label`.
     fn label_areas(&mut self) {
         let p = &self.a.p;
@@ -1391,6 +1390,7 @@ impl Backward {
         }
     }
 
+    /// Areas of free floor in the state's position.
     fn regions(&mut self) -> u16 {
         let p = &self.a.p;
         let (seen, stack) = (&mut self.region_seen, &mut self.region_stack);
