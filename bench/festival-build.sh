@@ -7,12 +7,10 @@ mkdir -p "$out"; cd "$out"
 unzip -q -o "$zip"
 # a member named like its type does not compile with g++
 sed -i 's/^\tmove move;/\tmove mv;/' tree.h
-sed -i -E 's/(mh\[[^]]*\]\)?\.)move\b/\1mv/g; s/(mh\[[^]]*\])\.move\b/\1.mv/g' *.cpp
-sed -i -E 's/\.move\.attr/.mv.attr/g; s/\]\.move\b/].mv/g; s/\]\.move\)/].mv)/g' *.cpp
+sed -i -E 's/\]\.move\b/].mv/g' *.cpp   # its uses are all mh[i].move
 # windows.h only on Windows; cores and memory through sysconf on Linux
 sed -i 's/^#include <windows.h>\r\?$/#ifndef LINUX\n#include <windows.h>\n#else\n#include <unistd.h>\n#endif/' util.cpp
 python3 - <<'PY'
-import re
 s = open('util.cpp').read()
 s = s.replace("""	SYSTEM_INFO sysinfo;
 	GetSystemInfo(&sysinfo);

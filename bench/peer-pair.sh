@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Festival and ours back to back on each collection, the same hour (issue 33's two-thread comparison).
-# usage: bench/peer-pair.sh FESTIVAL SOKOBAN OUT_DIR COLLECTION.xsb...   (THREADS=2 SECONDS=30 by default)
+# usage: bench/peer-pair.sh FESTIVAL SOKOBAN OUT_DIR COLLECTION.xsb...   (THREADS=2 SECONDS_PER_LEVEL=30 by default)
 # writes OUT_DIR/festival-NAME.csv, ours-NAME.csv, hours.txt; compare with bench/peer-compare.py OUT_DIR
 set -euo pipefail
 fest=$(realpath "$1"); ours=$(realpath "$2"); out=$3; shift 3
@@ -9,12 +9,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"; out=$(realpath "$out")
 for xsb in "$@"; do
   name=$(basename "$xsb" .xsb)
-  python3 - "$xsb" > "$out/$name.sok" <<'PY'
-import re, sys
-parts = re.split(r'^; (\d+)\s*$', open(sys.argv[1]).read(), flags=re.M)
-for i in range(1, len(parts), 2):
-    rows = [l for l in parts[i + 1].split('\n') if l.strip() and not l.startswith(';')]
-    print(f'Level {parts[i]}\n\n' + '\n'.join(rows) + '\n')
+  # Festival reads `Level N` blocks: festival-plan.py's reader of the `; N` titles writes them.
+  python3 - "$here/festival-plan.py" "$xsb" > "$out/$name.sok" <<'PY'
+import runpy, sys
+levels = runpy.run_path(sys.argv[1])['levels_of'](sys.argv[2])
+for n in sorted(levels):
+    print(f'Level {n}\n\n{levels[n]}\n')
 PY
   mkdir -p "$out/festival-$name"
   echo "$name festival start $(date -u +%T)" >> "$out/hours.txt"

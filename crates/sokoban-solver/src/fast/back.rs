@@ -212,7 +212,7 @@ pub struct Backward {
     matcher: crate::analysis::matching::Matcher,
     match_costs: Vec<u16>,
     /// Scratch of [`Backward::regions`].
-    region_seen: Vec<bool>,
+    region_seen: Vec<u16>,
     /// [`Backward::label_areas`]'s labels.
     region_label: Vec<u16>,
     region_stack: Vec<u16>,
@@ -1367,53 +1367,15 @@ impl Backward {
 
     /// Each free square's area (numbered from 0) into `region_label`.
     fn label_areas(&mut self) {
-        let p = &self.a.p;
         let (label, stack) = (&mut self.region_label, &mut self.region_stack);
-        label.clear();
-        label.resize(p.n, u16::MAX);
-        let mut count = 0;
-        for s in 0..p.n {
-            if self.st.occupied[s] || label[s] != u16::MAX {
-                continue;
-            }
-            label[s] = count;
-            stack.push(s as u16);
-            while let Some(x) = stack.pop() {
-                for &y in &p.nbr[x as usize] {
-                    if y != NONE && !self.st.occupied[y as usize] && label[y as usize] == u16::MAX {
-                        label[y as usize] = count;
-                        stack.push(y);
-                    }
-                }
-            }
-            count += 1;
-        }
+        flood_areas(&self.a.p, &self.st.occupied, label, stack);
     }
 
-    /// Areas of free floor in the state's position.
+    /// Areas of free floor in the state's position (its own scratch: the labels of
+    /// [`Backward::label_areas`] stay as they are).
     fn regions(&mut self) -> u16 {
-        let p = &self.a.p;
-        let (seen, stack) = (&mut self.region_seen, &mut self.region_stack);
-        seen.clear();
-        seen.resize(p.n, false);
-        let mut count = 0;
-        for s in 0..p.n {
-            if self.st.occupied[s] || seen[s] {
-                continue;
-            }
-            count += 1;
-            seen[s] = true;
-            stack.push(s as u16);
-            while let Some(x) = stack.pop() {
-                for &y in &p.nbr[x as usize] {
-                    if y != NONE && !self.st.occupied[y as usize] && !seen[y as usize] {
-                        seen[y as usize] = true;
-                        stack.push(y);
-                    }
-                }
-            }
-        }
-        count
+        let (label, stack) = (&mut self.region_seen, &mut self.region_stack);
+        flood_areas(&self.a.p, &self.st.occupied, label, stack)
     }
 
     /// The pushes that lead from node `id`'s position to the solved position: its pulls
@@ -1481,6 +1443,31 @@ impl Backward {
 /// Festival's target holes: a goal with walls on three sides, then, taken for a wall, the
 /// goal before it, and so on. A box there blocks none of the others, so the packing search
 /// fills them first (pulls from them last).
+/// Each square not `occupied`'s area, numbered from 0, into `label` (`u16::MAX` on
+/// occupied squares); returns how many areas.
+fn flood_areas(p: &Problem, occupied: &[bool], label: &mut Vec<u16>, stack: &mut Vec<u16>) -> u16 {
+    label.clear();
+    label.resize(p.n, u16::MAX);
+    let mut count = 0;
+    for s in 0..p.n {
+        if occupied[s] || label[s] != u16::MAX {
+            continue;
+        }
+        label[s] = count;
+        stack.push(s as u16);
+        while let Some(x) = stack.pop() {
+            for &y in &p.nbr[x as usize] {
+                if y != NONE && !occupied[y as usize] && label[y as usize] == u16::MAX {
+                    label[y as usize] = count;
+                    stack.push(y);
+                }
+            }
+        }
+        count += 1;
+    }
+    count
+}
+
 fn target_holes(p: &Problem) -> Vec<bool> {
     let mut hole = vec![false; p.n];
     loop {
