@@ -201,6 +201,10 @@ pub struct Experiments {
     pub merge: bool,
     /// No pocket stuck test (`nopockets`).
     pub no_pockets: bool,
+    /// Positions the stuck test of the boxes near a move may search (`localN`).
+    pub local_limit: Option<usize>,
+    /// Most boxes in the stuck test near a move (`localboxesN`).
+    pub local_boxes: Option<usize>,
     /// No supply check in the greedy removals' plan (`nosupply`).
     pub no_supply: bool,
     // Move rules.
@@ -299,6 +303,10 @@ impl Experiments {
                         e.supplied_after = Some(k?);
                     } else if let Some(k) = numbered(name, "hfpulls") {
                         e.hf_pulls = Some(k?);
+                    } else if let Some(k) = numbered(name, "localboxes") {
+                        e.local_boxes = Some(k?);
+                    } else if let Some(k) = numbered(name, "local") {
+                        e.local_limit = Some(k?);
                     } else if let Some(k) = numbered(name, "confine") {
                         e.confine_limit = Some(k?);
                     } else if let Some(k) = numbered(name, "dfpulls") {
@@ -476,6 +484,11 @@ mod tests {
         assert!(
             Experiments::parse("backconn").unwrap().back_conn && !Experiments::default().back_conn
         );
+        // `local` is a prefix of `localboxes`: each number goes to its own switch.
+        let e = Experiments::parse("localboxes14,local1000").unwrap();
+        assert_eq!((e.local_boxes, e.local_limit), (Some(14), Some(1000)));
+        assert_eq!(Experiments::parse("local0").unwrap().local_limit, Some(0));
+        assert!(Experiments::parse("localboxes").is_err());
     }
 
     #[test]

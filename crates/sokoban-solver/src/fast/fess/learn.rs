@@ -15,13 +15,11 @@ use crate::fast::shared::{Learned, Tested};
 /// (the search is spending time there; Festival's rule).
 const LEARN_AT: u32 = 64;
 
-/// Most boxes in a local stuck test, and the positions it may search (0: no test).
-/// Measured on XSokoban at 300k moves: 300 and 10 solve 70; 100 and 8, 69; 1,000 and 12,
-/// 70 but 10% slower. Then, with the pocket tests, at 60 s a level: 150 against 300, 84
-/// both ways, 69 levels move for move the same, 89 in 1.35 M moves (1.45 M; its local
-/// tests gave up 3,904 times, 1.2 M positions), Microban the same.
+/// Most boxes in a local stuck test, and the positions it may search (0: no test;
+/// `localboxesN`, `localN` change them). 300 positions, not the 150 XSokoban alone chose:
+/// Sasquatch IV 30's start room is stuck in 247 (bench/decisions.md: local stuck test 300).
 const LOCAL_MAX_BOXES: usize = 10;
-const LOCAL_LIMIT: usize = 150;
+const LOCAL_LIMIT: usize = 300;
 /// Most squares of a pocket whose boxes get a stuck test of their own when the test of a
 /// whole position fails ([`Fess::learn_at`]) or beside each move of the scored strategy,
 /// and the positions that test may search: 300 solves XSokoban 88 within 60 s, where 100,
@@ -64,7 +62,8 @@ impl Fess {
             return true;
         }
         let mut dead = move_dead.is_none() && {
-            let stuck = LOCAL_LIMIT > 0 && self.local_stuck(p, to);
+            let stuck =
+                self.a.exp.local_limit.unwrap_or(LOCAL_LIMIT) > 0 && self.local_stuck(p, to);
             let verdict = if stuck { Tested::MOVE_DEAD } else { Tested::MOVE_ALIVE };
             self.learned.borrow_mut().note(tkey, verdict);
             stuck
@@ -92,7 +91,8 @@ impl Fess {
         self.local.push(to);
         self.local_taken[to as usize] = true;
         let mut k = 0;
-        while k < self.local.len() && self.local.len() < LOCAL_MAX_BOXES {
+        let most = self.a.exp.local_boxes.unwrap_or(LOCAL_MAX_BOXES);
+        while k < self.local.len() && self.local.len() < most {
             let s = self.local[k];
             k += 1;
             for d in 0..4 {
@@ -104,7 +104,7 @@ impl Fess {
                     if t != NONE
                         && self.st.occupied[t as usize]
                         && !self.local_taken[t as usize]
-                        && self.local.len() < LOCAL_MAX_BOXES
+                        && self.local.len() < most
                     {
                         self.local_taken[t as usize] = true;
                         self.local.push(t);
@@ -122,7 +122,8 @@ impl Fess {
         self.stats.stuck_tests += 1;
         let mut learned = self.learned.borrow_mut();
         let Learned { stuck, patterns, .. } = &mut *learned;
-        if stuck.run(p, &self.local, self.st.player, LOCAL_LIMIT) != Verdict::Stuck {
+        let limit = self.a.exp.local_limit.unwrap_or(LOCAL_LIMIT);
+        if stuck.run(p, &self.local, self.st.player, limit) != Verdict::Stuck {
             return false;
         }
         if patterns.learn(p, stuck, &self.local, self.st.player).is_some() {
