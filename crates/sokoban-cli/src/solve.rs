@@ -76,12 +76,14 @@ pub struct SolveArgs {
     /// threads take turns on them, as Festival shares one core between its strategies
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
     lanes: Option<u32>,
-    /// CSV output: 'level,status,pushes,moves,nodes,ms,lurd' (status: solved, limit,
-    /// unsolvable, error); the summary goes to standard error
+    /// CSV output: 'level,status,pushes,moves,nodes,ms,lurd,lane,strategy' (status: solved,
+    /// limit, unsolvable, error; lane and strategy: the fast search's that solved it); the
+    /// summary goes to standard error
     #[arg(long, conflicts_with = "json")]
     csv: bool,
     /// JSON output: one object per level and line ({level, title, status, limit, pushes,
-    /// moves, nodes, ms, lurd, error, expected_pushes}); the summary goes to standard error
+    /// moves, nodes, ms, lurd, error, expected_pushes, and where they apply found_pushes,
+    /// found_moves, strategy, lane}); the summary goes to standard error
     #[arg(long)]
     json: bool,
     /// Compare push counts with a 'level,pushes' CSV file; a difference fails the run
@@ -228,7 +230,7 @@ pub fn solve(a: SolveArgs) -> Result<ExitCode, String> {
 
     let mut out = std::io::stdout().lock();
     if a.csv {
-        writeln!(out, "level,status,pushes,moves,nodes,ms,lurd").map_err(io_err)?;
+        writeln!(out, "level,status,pushes,moves,nodes,ms,lurd,lane,strategy").map_err(io_err)?;
     }
     let bar = progress_bar(&a, jobs.len());
 
@@ -358,16 +360,18 @@ fn format_line(r: &LevelResult, a: &SolveArgs) -> Result<String, String> {
     if a.csv {
         if r.status == "error" && r.nodes == 0 && r.lurd.is_none() && r.ms == 0.0 {
             // An invalid level (or one the solver could not set up): no figures.
-            return Ok(format!("{},error,,,,,", r.level));
+            return Ok(format!("{},error,,,,,,,", r.level));
         }
         return Ok(format!(
-            "{},{},{},{},{},{:.0},{lurd}",
+            "{},{},{},{},{},{:.0},{lurd},{},{}",
             r.level,
             r.status,
             opt(r.pushes),
             opt(r.moves),
             r.nodes,
-            r.ms
+            r.ms,
+            opt(r.lane),
+            csv_field(r.strategy.unwrap_or(""))
         ));
     }
     if r.status == "error" && r.nodes == 0 && r.ms == 0.0 {
@@ -378,13 +382,17 @@ fn format_line(r: &LevelResult, a: &SolveArgs) -> Result<String, String> {
         ("error", _) => format!(" ({})", r.error.as_deref().unwrap_or("")),
         _ => String::new(),
     };
-    let note = if r.mismatch() {
+    let mut note = if r.mismatch() {
         format!("  MISMATCH: expected {} pushes", r.expected_pushes.unwrap_or(0))
     } else if let (Some(p), Some(m)) = (r.found_pushes, r.found_moves) {
         format!("  (shortened from {p} pushes, {m} moves)")
     } else {
         String::new()
     };
+    if let Some(s) = r.strategy {
+        let lane = r.lane.map(|l| format!("lane {l}: ")).unwrap_or_default();
+        note.push_str(&format!("  [{lane}{s}]"));
+    }
     Ok(format!(
         "{:>4}  {:<24}  {}{why}  pushes {:>4}  moves {:>5}  nodes {:>10}  {:>8.0} ms{note}",
         r.level,
@@ -395,6 +403,15 @@ fn format_line(r: &LevelResult, a: &SolveArgs) -> Result<String, String> {
         r.nodes,
         r.ms
     ))
+}
+
+/// A CSV field, quoted where it holds a comma or a quote (strategy names do).
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
 }
 
 /// Solve one level with its own clock and limits.

@@ -78,10 +78,32 @@ fn solve_prints_csv_and_checks_expected_counts() {
     let (code, out, _) = sokoban(&["solve", p.to_str().unwrap(), "--csv", "--timeout", "5"], None);
     assert_eq!(code, 1, "level 3 is invalid: {out}");
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], "level,status,pushes,moves,nodes,ms,lurd");
+    assert_eq!(lines[0], "level,status,pushes,moves,nodes,ms,lurd,lane,strategy");
     assert!(lines[1].starts_with("1,solved,2,"), "{}", lines[1]);
     assert!(lines[2].starts_with("2,solved,4,"), "{}", lines[2]);
-    assert!(lines[3].starts_with("3,error,"), "{}", lines[3]);
+    assert_eq!(lines[3], "3,error,,,,,,,");
+    // The fast search names the lane and the strategy that solved the level.
+    let (code, out, err) = sokoban(
+        &[
+            "solve",
+            p.to_str().unwrap(),
+            "--levels",
+            "1",
+            "--mode",
+            "fast",
+            "--threads",
+            "2",
+            "--csv",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let row = out.lines().nth(1).unwrap_or_default();
+    let f: Vec<&str> = row.splitn(9, ',').collect();
+    assert_eq!(f.len(), 9, "{row}");
+    assert!(f[0] == "1" && f[1] == "solved", "{row}");
+    assert!(f[7] == "0" || f[7] == "1", "the lane: {row}");
+    assert!(!f[8].is_empty(), "the strategy: {row}");
     let expect = write_temp("expect.csv", "level,pushes\n1,2\n2,5\n");
     let (code, out, _) = sokoban(
         &["solve", p.to_str().unwrap(), "--levels", "1-2", "--expect", expect.to_str().unwrap()],
