@@ -2,11 +2,11 @@
 //! its own ([`fast::lane_experiments`]) and its part of the memory, run side by side on
 //! threads (a thread with several lanes takes them in turn, a round each, as Festival
 //! shares one core between its strategies). The first solution in the order of work stops
-//! the others: each lane counts its work in turns ([`Solver::work`]), the same on every
-//! run, and a solution found after `w` turns wins over any found later in that count (on a
-//! tie, the lower lane), so a given number of lanes gives the same moves every time, on
-//! any number of threads; a lane that finds one makes the others run on only up to its
-//! count.
+//! the others: each lane counts its work in turns (or, with `unitwork`, in moves and pulls:
+//! [`Solver::work`]), the same on every run, and a solution found after `w` turns wins over
+//! any found later in that count (on a tie, the lower lane), so a given number of lanes
+//! gives the same moves every time, on any number of threads; a lane that finds one makes
+//! the others run on only up to its count.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -19,6 +19,8 @@ use crate::{
 
 /// Turns a lane makes between looks at the others' results (and progress reports).
 const ROUND: u64 = 64;
+/// The same in moves and pulls (`unitwork`): a turn makes up to 64.
+const ROUND_UNITS: u64 = ROUND * 64;
 
 /// The portfolio's result: the winning lane's report, which lane and strategy found the
 /// solution, and every lane's work.
@@ -41,6 +43,8 @@ struct Shared {
     /// The first ending in the order of work.
     best: Mutex<Option<Ending>>,
     cancel: AtomicBool,
+    /// The work a lane does between looks ([`ROUND`] or [`ROUND_UNITS`]).
+    round: u64,
 }
 
 impl Shared {
@@ -77,7 +81,8 @@ pub fn solve_portfolio(
     let lanes = lanes.max(1);
     let threads = threads.clamp(1, lanes);
     let t0 = clock.now_ms();
-    let shared = Shared { best: Mutex::new(None), cancel: AtomicBool::new(false) };
+    let round = if options.experiments.unit_work { ROUND_UNITS } else { ROUND };
+    let shared = Shared { best: Mutex::new(None), cancel: AtomicBool::new(false), round };
     let mut ends: Vec<(usize, Report)> = Vec::with_capacity(lanes);
     let mut setup_error = None;
     std::thread::scope(|scope| {
@@ -92,6 +97,7 @@ pub fn solve_portfolio(
                         o.mode = Mode::Fast;
                         o.table_mib = (options.table_mib / lanes).max(1);
                         o.experiments = fast::lane_experiments(lane, &options.experiments);
+                        o.experiments.unit_work = options.experiments.unit_work;
                         let solver = Solver::new_timed(level, pos, o, clock, t0)?;
                         mine.push((lane, solver));
                     }
@@ -178,7 +184,7 @@ fn round(
     if shared.cancel.load(Ordering::Relaxed) || horizon.is_some_and(|h| work >= h) {
         return Some(solver.cancel(clock));
     }
-    let target = (work + ROUND).min(horizon.unwrap_or(u64::MAX));
+    let target = (work + shared.round).min(horizon.unwrap_or(u64::MAX));
     solver.pause_at(Some(target));
     match solver.step(clock, f64::INFINITY) {
         Step::Done(r) => {

@@ -40,6 +40,27 @@ fn levels() -> Vec<(String, Level)> {
     out
 }
 
+/// Lanes ordered by their moves and pulls instead of their turns (`unitwork`): still the
+/// same moves on one thread or two, and the solutions replay.
+#[test]
+fn work_counted_in_moves_and_pulls_gives_the_same_moves_on_one_thread_or_two() {
+    let mut o = options();
+    o.experiments.unit_work = true;
+    let go = |level: &Level, threads| {
+        solve_portfolio(level, &level.start, o.clone(), 2, threads, &StdClock::new(), &|_, _| true)
+            .expect("setup")
+    };
+    for (name, level) in levels() {
+        let (two, again) = (go(&level, 2), go(&level, 1));
+        assert_eq!(two.report.status, run(&level, 2, 2).report.status, "{name}");
+        if let Some(sol) = &two.report.solution {
+            assert_eq!(replays(&level, &sol.moves, &name), sol.pushes, "{name}");
+        }
+        assert_eq!(two.report.solution, again.report.solution, "{name}: the same moves");
+        assert_eq!((two.lane, two.strategy), (again.lane, again.strategy), "{name}");
+    }
+}
+
 #[test]
 fn two_lanes_solve_what_one_does_with_replayed_solutions_the_same_on_one_thread_or_two() {
     for (name, level) in levels() {

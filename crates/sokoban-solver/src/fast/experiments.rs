@@ -210,6 +210,10 @@ pub struct Experiments {
     // Move rules.
     /// Festival's rule against inefficient stops (`stops`, `stopscored`).
     pub stops: StopRule,
+    // The portfolio.
+    /// Lanes' endings ordered by their moves and pulls ([`crate::Solver::work`]), not by
+    /// their turns (`unitwork`; the portfolio gives it to every lane).
+    pub unit_work: bool,
     // Read-outs.
     /// Keep a trace of the schedule's events (which strategy solved, the HF stage's steps)
     /// for [`super::FastSearch::take_trace`] (`trace`).
@@ -296,6 +300,7 @@ impl Experiments {
                 "nopackagain" => &mut e.no_pack_again,
                 "packfestival" => &mut e.pack_festival,
                 "backconn" => &mut e.back_conn,
+                "unitwork" => &mut e.unit_work,
                 _ => {
                     if let Some(k) = numbered::<u64>(name, "pullevery") {
                         e.pull_every = Some(k?.max(1));
