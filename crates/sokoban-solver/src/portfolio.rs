@@ -19,7 +19,8 @@ use crate::{
 
 /// Turns a lane makes between looks at the others' results (and progress reports).
 const ROUND: u64 = 64;
-/// The same in moves and pulls (`unitwork`): a turn makes up to 64.
+/// About the same in moves and pulls (`unitwork`): a turn makes up to 64 moves (a call of
+/// the HF stage's pulling phase 256 pulls).
 const ROUND_UNITS: u64 = ROUND * 64;
 
 /// The portfolio's result: the winning lane's report, which lane and strategy found the
