@@ -98,7 +98,6 @@ pub fn solve_portfolio(
                         o.mode = Mode::Fast;
                         o.table_mib = (options.table_mib / lanes).max(1);
                         o.experiments = fast::lane_experiments(lane, &options.experiments);
-                        o.experiments.unit_work = options.experiments.unit_work;
                         let solver = Solver::new_timed(level, pos, o, clock, t0)?;
                         mine.push((lane, solver));
                     }

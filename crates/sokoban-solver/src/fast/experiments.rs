@@ -212,7 +212,7 @@ pub struct Experiments {
     pub stops: StopRule,
     // The portfolio.
     /// Lanes' endings ordered by their moves and pulls ([`crate::Solver::work`]), not by
-    /// their turns (`unitwork`; the portfolio gives it to every lane).
+    /// their turns (`unitwork`; every lane takes lane 0's: [`lane_experiments`]).
     pub unit_work: bool,
     // Read-outs.
     /// Keep a trace of the schedule's events (which strategy solved, the HF stage's steps)
@@ -405,11 +405,15 @@ const LANES: [&str; 7] = [
 
 /// The switches of portfolio lane `k` ([`crate::portfolio`]): lane 0 runs `base` (the
 /// search as shipped unless the caller switches something), lane `k` > 0 the `k`-th of
-/// the other schedules, cycling past the last.
+/// the other schedules, cycling past the last, with `base`'s portfolio switches (every
+/// lane must count its work alike).
 pub fn lane_experiments(k: usize, base: &Experiments) -> Experiments {
     match k {
         0 => base.clone(),
-        k => Experiments::parse(LANES[(k - 1) % LANES.len()]).expect("lane switches parse"),
+        k => Experiments {
+            unit_work: base.unit_work,
+            ..Experiments::parse(LANES[(k - 1) % LANES.len()]).expect("lane switches parse")
+        },
     }
 }
 

@@ -62,8 +62,7 @@ impl Fess {
             return true;
         }
         let mut dead = move_dead.is_none() && {
-            let stuck =
-                self.a.exp.local_limit.unwrap_or(LOCAL_LIMIT) > 0 && self.local_stuck(p, to);
+            let stuck = self.local_limit() > 0 && self.local_stuck(p, to);
             let verdict = if stuck { Tested::MOVE_DEAD } else { Tested::MOVE_ALIVE };
             self.learned.borrow_mut().note(tkey, verdict);
             stuck
@@ -81,6 +80,11 @@ impl Fess {
         }
         self.stats.deadlocks += dead as u64;
         dead
+    }
+
+    /// Positions the local stuck test may search (`localN`, else [`LOCAL_LIMIT`]).
+    fn local_limit(&self) -> usize {
+        self.a.exp.local_limit.unwrap_or(LOCAL_LIMIT)
     }
 
     /// The boxes near the box just moved to `to` (side by side, corner to corner or two
@@ -122,7 +126,7 @@ impl Fess {
         self.stats.stuck_tests += 1;
         let mut learned = self.learned.borrow_mut();
         let Learned { stuck, patterns, .. } = &mut *learned;
-        let limit = self.a.exp.local_limit.unwrap_or(LOCAL_LIMIT);
+        let limit = self.local_limit();
         if stuck.run(p, &self.local, self.st.player, limit) != Verdict::Stuck {
             return false;
         }
