@@ -550,7 +550,11 @@ fn solve_level_portfolio(
     ) {
         Ok(pr) => {
             if show_progress {
-                eprintln!("level {number}: moves per lane {:?}", pr.lane_nodes);
+                let ms: Vec<u64> = pr.lane_ms.iter().map(|&t| t.round() as u64).collect();
+                eprintln!(
+                    "level {number}: moves per lane {:?}, each ended at {ms:?} ms",
+                    pr.lane_nodes
+                );
             }
             let mut r = level_result(job, &pr.report);
             r.strategy = pr.strategy;

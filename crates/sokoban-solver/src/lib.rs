@@ -393,13 +393,12 @@ impl Solver {
     }
 
     /// The work done so far, counted the same on every run: the fast search's turns
-    /// ([`fast::FastSearch::turns`]), or with `unitwork` its moves and pulls
-    /// ([`fast::FastSearch::units`]) and turns, so that every call counts (a proof made
-    /// before any move must not tie with no work done); the optimal search's nodes.
+    /// ([`fast::FastSearch::turns`]), or with `costwork` the cost of its calls
+    /// ([`fast::FastSearch::cost`]); the optimal search's nodes.
     pub fn work(&self) -> u64 {
         match &self.search {
             Search::Optimal(e) => e.stats().nodes,
-            Search::Fast(f) if self.options.experiments.unit_work => f.units() + f.turns(),
+            Search::Fast(f) if self.options.experiments.cost_work => f.cost(),
             Search::Fast(f) => f.turns(),
         }
     }

@@ -2,8 +2,8 @@
 //! its own ([`fast::lane_experiments`]) and its part of the memory, run side by side on
 //! threads (a thread with several lanes takes them in turn, a round each, as Festival
 //! shares one core between its strategies). The first solution in the order of work stops
-//! the others: each lane counts its work in turns (or, with `unitwork`, in moves and pulls:
-//! [`Solver::work`]), the same on every run, and a solution found after `w` turns wins over
+//! the others: each lane counts its work in turns (or, with `costwork`, in the cost of its
+//! calls: [`Solver::work`]), the same on every run, and a solution found after `w` turns wins over
 //! any found later in that count (on a tie, the lower lane), so a given number of lanes
 //! gives the same moves every time, on any number of threads; a lane that finds one makes
 //! the others run on only up to its count.
@@ -19,9 +19,9 @@ use crate::{
 
 /// Turns a lane makes between looks at the others' results (and progress reports).
 const ROUND: u64 = 64;
-/// About the same in moves and pulls (`unitwork`): a turn makes up to 64 moves (a call of
-/// the HF stage's pulling phase 256 pulls).
-const ROUND_UNITS: u64 = ROUND * 64;
+/// About the same in the cost of calls (`costwork`): a turn of the scored strategy costs
+/// 3,200 (32 moves at 100), of the rules strategy about 1,200.
+const ROUND_COST: u64 = ROUND * 2_000;
 
 /// The portfolio's result: the winning lane's report, which lane and strategy found the
 /// solution, and every lane's work.
@@ -34,6 +34,9 @@ pub struct PortfolioReport {
     pub strategy: Option<&'static str>,
     /// Moves made by each lane.
     pub lane_nodes: Vec<u64>,
+    /// When each lane ended (ms from the start): a lane that ended well after the winner
+    /// was searching up to the winner's count of work (the portfolio's wait).
+    pub lane_ms: Vec<f64>,
 }
 
 /// A lane's ending that stops the portfolio: (work, lane, report, strategy).
@@ -44,7 +47,7 @@ struct Shared {
     /// The first ending in the order of work.
     best: Mutex<Option<Ending>>,
     cancel: AtomicBool,
-    /// The work a lane does between looks ([`ROUND`] or [`ROUND_UNITS`]).
+    /// The work a lane does between looks ([`ROUND`] or [`ROUND_COST`]).
     round: u64,
 }
 
@@ -82,7 +85,7 @@ pub fn solve_portfolio(
     let lanes = lanes.max(1);
     let threads = threads.clamp(1, lanes);
     let t0 = clock.now_ms();
-    let round = if options.experiments.unit_work { ROUND_UNITS } else { ROUND };
+    let round = if options.experiments.cost_work { ROUND_COST } else { ROUND };
     let shared = Shared { best: Mutex::new(None), cancel: AtomicBool::new(false), round };
     let mut ends: Vec<(usize, Report)> = Vec::with_capacity(lanes);
     let mut setup_error = None;
@@ -119,13 +122,14 @@ pub fn solve_portfolio(
     }
     ends.sort_by_key(|(lane, _)| *lane);
     let lane_nodes: Vec<u64> = ends.iter().map(|(_, r)| r.nodes).collect();
+    let lane_ms: Vec<f64> = ends.iter().map(|(_, r)| r.elapsed_ms).collect();
     let total_nodes = lane_nodes.iter().sum();
     let elapsed_ms = clock.now_ms() - t0;
     let best = shared.best.into_inner().unwrap_or_else(|e| e.into_inner());
     if let Some((_, lane, mut report, strategy)) = best {
         report.nodes = total_nodes;
         report.elapsed_ms = elapsed_ms;
-        return Ok(PortfolioReport { report, lane: Some(lane), strategy, lane_nodes });
+        return Ok(PortfolioReport { report, lane: Some(lane), strategy, lane_nodes, lane_ms });
     }
     // No lane solved or proved anything: a lane's failed verification first (a bug to
     // report), then the limit that ended them (time before nodes before memory), else
@@ -142,7 +146,7 @@ pub fn solve_portfolio(
     report.solution = None;
     report.nodes = total_nodes;
     report.elapsed_ms = elapsed_ms;
-    Ok(PortfolioReport { report, lane: None, strategy: None, lane_nodes })
+    Ok(PortfolioReport { report, lane: None, strategy: None, lane_nodes, lane_ms })
 }
 
 /// One thread's lanes: each searches a round in turn until it ends, or another lane's

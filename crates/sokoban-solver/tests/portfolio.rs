@@ -40,12 +40,12 @@ fn levels() -> Vec<(String, Level)> {
     out
 }
 
-/// Lanes ordered by their moves and pulls instead of their turns (`unitwork`): still the
-/// same moves on one thread or two, and the solutions replay.
+/// Lanes ordered by the cost of their calls instead of their turns (`costwork`): still the
+/// same moves on one thread or two, the solutions replay, and each lane's ending is timed.
 #[test]
-fn work_counted_in_moves_and_pulls_gives_the_same_moves_on_one_thread_or_two() {
+fn work_counted_in_the_cost_of_calls_gives_the_same_moves_on_one_thread_or_two() {
     let mut o = options();
-    o.experiments.unit_work = true;
+    o.experiments.cost_work = true;
     let go = |level: &Level, threads| {
         solve_portfolio(level, &level.start, o.clone(), 2, threads, &StdClock::new(), &|_, _| true)
             .expect("setup")
@@ -58,6 +58,8 @@ fn work_counted_in_moves_and_pulls_gives_the_same_moves_on_one_thread_or_two() {
         }
         assert_eq!(two.report.solution, again.report.solution, "{name}: the same moves");
         assert_eq!((two.lane, two.strategy), (again.lane, again.strategy), "{name}");
+        assert_eq!(two.lane_ms.len(), 2, "{name}: when each lane ended");
+        assert!(two.lane_ms.iter().all(|&t| t <= two.report.elapsed_ms), "{name}");
     }
 }
 

@@ -211,9 +211,9 @@ pub struct Experiments {
     /// Festival's rule against inefficient stops (`stops`, `stopscored`).
     pub stops: StopRule,
     // The portfolio.
-    /// Lanes' endings ordered by their moves and pulls ([`crate::Solver::work`]), not by
-    /// their turns (`unitwork`; every lane takes lane 0's: [`lane_experiments`]).
-    pub unit_work: bool,
+    /// Lanes' endings ordered by the cost of their calls ([`super::FastSearch::cost`]), not
+    /// by their turns (`costwork`; every lane takes lane 0's: [`lane_experiments`]).
+    pub cost_work: bool,
     // Read-outs.
     /// Keep a trace of the schedule's events (which strategy solved, the HF stage's steps)
     /// for [`super::FastSearch::take_trace`] (`trace`).
@@ -300,7 +300,7 @@ impl Experiments {
                 "nopackagain" => &mut e.no_pack_again,
                 "packfestival" => &mut e.pack_festival,
                 "backconn" => &mut e.back_conn,
-                "unitwork" => &mut e.unit_work,
+                "costwork" => &mut e.cost_work,
                 _ => {
                     if let Some(k) = numbered::<u64>(name, "pullevery") {
                         e.pull_every = Some(k?.max(1));
@@ -411,7 +411,7 @@ pub fn lane_experiments(k: usize, base: &Experiments) -> Experiments {
     match k {
         0 => base.clone(),
         k => Experiments {
-            unit_work: base.unit_work,
+            cost_work: base.cost_work,
             ..Experiments::parse(LANES[(k - 1) % LANES.len()]).expect("lane switches parse")
         },
     }

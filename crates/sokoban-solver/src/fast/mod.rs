@@ -120,6 +120,25 @@ const DRAGONFLY_MOVES: u64 = 20_000;
 /// The attempt (counted from 1) from which the backward search ranks by open floor and the
 /// HF search takes Festival's form on every level ([`FastSearch::attempt_mode`]).
 const OPEN_ATTEMPT: u32 = 3;
+/// What a move costs, in hundredths of one of the scored strategy's (feature searches
+/// configured as it is, the HF search's too), and a pull of the backward search: medians of
+/// the time per move of each kind of call over 30 levels of the suite where the two
+/// portfolio lanes part most, each lane alone, 300,000 moves (bench/decisions.md, the cost
+/// of work). The rules strategy's moves cost 0.73 of the scored one's, the greedy search's
+/// 0.14, a pull 0.30.
+const SCORED_MOVE_COST: u64 = 100;
+const RULES_MOVE_COST: u64 = 73;
+const GREEDY_MOVE_COST: u64 = 14;
+const PULL_COST: u64 = 30;
+
+fn move_cost(s: &Strategy) -> u64 {
+    match (s.greedy, s.config.scored) {
+        (true, _) => GREEDY_MOVE_COST,
+        (false, true) => SCORED_MOVE_COST,
+        (false, false) => RULES_MOVE_COST,
+    }
+}
+
 /// A backward search the strategies meet: its new positions kept for
 /// [`FastSearch::meet_fresh`] unless the switches say otherwise (`nomeetback`).
 fn perimeter(mut back: Backward, exp: &Experiments) -> Backward {
@@ -346,6 +365,8 @@ pub struct FastSearch {
     pulls: u64,
     /// Scratch: the backward search's new positions ([`FastSearch::meet_fresh`]).
     fresh: Vec<(u64, u32)>,
+    /// The cost of the calls so far ([`FastSearch::cost`]).
+    cost: u64,
 }
 
 /// The stall trigger's watch on the best packed count.
@@ -550,6 +571,7 @@ impl FastSearch {
             spent: 0,
             pulls: 0,
             fresh: Vec::new(),
+            cost: 0,
         }
     }
 
@@ -872,6 +894,7 @@ impl FastSearch {
     /// strategy; while the backward search runs, one call in three is its turn).
     pub fn run(&mut self, budget: u64) -> FastEvent {
         self.calls += 1;
+        self.cost += 1;
         if self.supplied.as_ref().is_some_and(|(k, _)| self.calls % 8 == 0 && self.moves() >= *k) {
             self.take_supplied_plan();
         }
@@ -900,6 +923,7 @@ impl FastSearch {
             };
             if self.calls % every == 0 {
                 let pulls = (budget * 4).min(left);
+                self.cost += pulls * PULL_COST;
                 let event = match self.run_backward(pulls) {
                     Ok(event) => event,
                     Err(met) => return met,
@@ -915,6 +939,7 @@ impl FastSearch {
         // One call in this many is the backward search's while it grows the perimeter.
         let back_every = if self.hf_searches > 0 { HF_BACK_EVERY } else { 3 };
         if self.back_active && self.calls % back_every == 0 {
+            self.cost += budget * PULL_COST;
             let event = match self.run_backward(budget) {
                 Ok(event) => event,
                 Err(met) => return met,
@@ -935,6 +960,7 @@ impl FastSearch {
         let max_share = self.runs.iter().map(|r| r.strategy.share).max().unwrap_or(1);
         let run = &mut self.runs[k];
         let moves = (budget * run.strategy.share / max_share).max(1);
+        self.cost += moves * move_cost(&run.strategy);
         let event = run.fess.run(moves, self.back.as_ref());
         let stats = run.fess.stats();
         if let Some(st) = run.hf_stall.as_mut() {
@@ -1067,6 +1093,15 @@ impl FastSearch {
     /// Moves made by all strategies.
     fn moves(&self) -> u64 {
         self.runs.iter().map(|r| r.fess.stats().generated).sum()
+    }
+
+    /// The work done so far, in hundredths of a move of the scored strategy: each call
+    /// counts the moves or pulls it was given, each at what it costs (`MOVE_COST`,
+    /// `PULL_COST`), and 1 — counted the same on every run, it tracks the time taken on
+    /// any level better than the turns do ([`FastSearch::turns`], whose calls range from a
+    /// probe's few moves to the backward search's 256 pulls).
+    pub fn cost(&self) -> u64 {
+        self.cost
     }
 
     /// The work done so far, as a node budget counts it: every move made (the replaced
