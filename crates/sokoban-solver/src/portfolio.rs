@@ -3,10 +3,10 @@
 //! threads (a thread with several lanes takes them in turn, a round each, as Festival
 //! shares one core between its strategies). The first solution in the order of work stops
 //! the others: each lane counts its work in turns (or, with `costwork`, in the cost of its
-//! calls: [`Solver::work`]), the same on every run, and a solution found after `w` turns wins over
-//! any found later in that count (on a tie, the lower lane), so a given number of lanes
-//! gives the same moves every time, on any number of threads; a lane that finds one makes
-//! the others run on only up to its count.
+//! calls: [`Solver::work`]), the same on every run, and a solution found after work `w`
+//! wins over any found later in that count (on a tie, the lower lane), so a given number
+//! of lanes gives the same moves every time, on any number of threads; a lane that finds
+//! one makes the others run on only up to its count.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;

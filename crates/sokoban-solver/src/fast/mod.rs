@@ -123,9 +123,9 @@ const OPEN_ATTEMPT: u32 = 3;
 /// What a move costs, in hundredths of one of the scored strategy's (feature searches
 /// configured as it is, the HF search's too), and a pull of the backward search: medians of
 /// the time per move of each kind of call over 30 levels of the suite where the two
-/// portfolio lanes part most, each lane alone, 300,000 moves (bench/decisions.md, the cost
-/// of work). The rules strategy's moves cost 0.73 of the scored one's, the greedy search's
-/// 0.14, a pull 0.30.
+/// portfolio lanes part most, each lane alone, 300,000 moves
+/// (bench/runs/2026-12-04-portfolio-cost-work). The rules strategy's moves cost 0.73 of
+/// the scored one's, the greedy search's 0.14, a pull 0.30.
 const SCORED_MOVE_COST: u64 = 100;
 const RULES_MOVE_COST: u64 = 73;
 const GREEDY_MOVE_COST: u64 = 14;
@@ -1096,10 +1096,11 @@ impl FastSearch {
     }
 
     /// The work done so far, in hundredths of a move of the scored strategy: each call
-    /// counts the moves or pulls it was given, each at what it costs (`MOVE_COST`,
-    /// `PULL_COST`), and 1 — counted the same on every run, it tracks the time taken on
-    /// any level better than the turns do ([`FastSearch::turns`], whose calls range from a
-    /// probe's few moves to the backward search's 256 pulls).
+    /// counts the moves or pulls it was given, each at what it costs (`move_cost`,
+    /// `PULL_COST`), and 1 (a proof made before any move must not tie with no work done).
+    /// Counted the same on every run, it tracks the time taken better than the turns do
+    /// ([`FastSearch::turns`], whose calls range from a probe's few moves to the backward
+    /// search's 256 pulls), though not everywhere: a pull's cost varies with the level.
     pub fn cost(&self) -> u64 {
         self.cost
     }
