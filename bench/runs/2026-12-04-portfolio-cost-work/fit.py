@@ -3,17 +3,13 @@
 strategy, from calls-by-kind.tsv (collection, level, lane, CALIB, kind, calls, ns, units); then how
 well each count of work (turns, units, weighted units, weighted calls) tracks the time of the two
 lanes on each level: r = (lane 1 time / work) / (lane 0 time / work), ideally 1."""
-import collections, statistics
-rows=[l.rstrip('\n').split('\t') for l in open(__import__('os').path.join(__import__('os').path.dirname(__file__) or '.', 'calls-by-kind.tsv'))]
+import collections, math, os, statistics
+here = os.path.dirname(os.path.abspath(__file__))
+rows=[l.rstrip('\n').split('\t') for l in open(os.path.join(here, 'calls-by-kind.tsv'))]
 # c, lv, lane, 'CALIB', kind, calls, ns, units
 data=collections.defaultdict(dict)
 for c,lv,lane,_,kind,calls,ns,units in rows:
     data[(c,lv,int(lane))][kind]=(int(calls),int(ns),int(units))
-def kindclass(k):
-    if k.startswith('FESS scored') or k.startswith('HF'): return 'scored'
-    if k.startswith('FESS rules'): return 'rules'
-    if k.startswith('Greedy'): return 'greedy'
-    return k
 ratios=collections.defaultdict(list)
 percall=collections.defaultdict(list)
 for key,d in data.items():
@@ -28,7 +24,6 @@ for (lane,k),v in sorted(ratios.items()):
     q=statistics.quantiles(v,n=4) if len(v)>1 else [v[0]]*3
     print('lane %d %-45s n=%2d  ns/unit rel scored: median %.2f  [%.2f %.2f]   per call %.2f' % (lane,k,len(v),statistics.median(v),q[0],q[2], statistics.median(percall[(lane,k)])))
 
-import math
 def w_unit(k):
     if k.startswith('Greedy'): return 0.13
     if k in ('pulling','perimeter'): return 0.3

@@ -20,7 +20,11 @@ fn options() -> Options {
 }
 
 fn run(level: &Level, lanes: usize, threads: usize) -> PortfolioReport {
-    solve_portfolio(level, &level.start, options(), lanes, threads, &StdClock::new(), &|_, _| true)
+    run_with(options(), level, lanes, threads)
+}
+
+fn run_with(o: Options, level: &Level, lanes: usize, threads: usize) -> PortfolioReport {
+    solve_portfolio(level, &level.start, o, lanes, threads, &StdClock::new(), &|_, _| true)
         .expect("setup")
 }
 
@@ -46,12 +50,8 @@ fn levels() -> Vec<(String, Level)> {
 fn work_counted_in_the_cost_of_calls_gives_the_same_moves_on_one_thread_or_two() {
     let mut o = options();
     o.experiments.cost_work = true;
-    let go = |level: &Level, threads| {
-        solve_portfolio(level, &level.start, o.clone(), 2, threads, &StdClock::new(), &|_, _| true)
-            .expect("setup")
-    };
     for (name, level) in levels() {
-        let (two, again) = (go(&level, 2), go(&level, 1));
+        let (two, again) = (run_with(o.clone(), &level, 2, 2), run_with(o.clone(), &level, 2, 1));
         assert_eq!(two.report.status, run(&level, 2, 2).report.status, "{name}");
         if let Some(sol) = &two.report.solution {
             assert_eq!(replays(&level, &sol.moves, &name), sol.pushes, "{name}");

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Two `solve --csv` runs without the lurd column (level,status,pushes,moves,nodes,ms,lane,
+"""Two runs of the portfolio compared (`bench/runs/*/README.md` say which), each a
+`solve --csv` output without the lurd column (level,status,pushes,moves,nodes,ms,lane,
 strategy): solved by each, time of the second over the first where both solve (20 ms or
 more) in all and by the lane that solved in the first, changed solutions, solving lanes."""
 import csv, statistics as st, sys
