@@ -187,6 +187,9 @@ pub struct Backward {
     /// square on the empty board (`u16::MAX`: the box can never be pushed there; not in
     /// the packing search).
     start_pulls: Vec<u16>,
+    /// The same with the player's side of each start box counted ([`start_reach`]): which
+    /// positions the forward search could ever reach.
+    start_sided: Vec<u16>,
     /// [`Aim::Dragonfly`]: the matching of the boxes to the start boxes, its saved state,
     /// and the box of each of its rows with the row of each box (`NONE`: none). The rows
     /// stay with their boxes, so the next position's matching updates only the rows of the
@@ -395,10 +398,11 @@ impl Backward {
         } else {
             start_dist.clone()
         };
-        let mut start_pulls = Vec::new();
+        let (mut start_pulls, mut start_sided) = (Vec::new(), Vec::new());
         if !removal {
             for &b in boxes {
                 start_pulls.extend(start_distances(&p, &[b]));
+                start_sided.extend(start_reach(&p, b, player));
             }
         }
         let pull_test = !removal && !a.exp.no_pull_stuck;
@@ -441,6 +445,7 @@ impl Backward {
             holes: if aim == Aim::Festival { target_holes(&p) } else { Vec::new() },
             order_dist,
             start_pulls,
+            start_sided,
             assign: Assignment::new(boxes.len()),
             assign_saved: Vec::new(),
             row_box: Vec::new(),
@@ -1285,14 +1290,15 @@ impl Backward {
     }
 
     /// True when the boxes of the position in the state can each have a start box of its
-    /// own that could be pushed there on the empty board: else no forward position can
-    /// ever be this one, and the HF search toward it ends at once (XSokoban 90: its best
-    /// position by floor areas and boxes on goals never could).
+    /// own that could be pushed there on the empty board, the player starting on its side
+    /// ([`start_reach`]): else no forward position can ever be this one, and the HF search
+    /// toward it ends at once (XSokoban 90: its best position by floor areas and boxes on
+    /// goals never could; Sasquatch V 28: three of its four targets, by the sides alone).
     fn reachable_from_start(&mut self) -> bool {
         let (n, nb) = (self.a.p.n, self.nb);
         self.match_costs.clear();
         for i in 0..nb {
-            let row = &self.start_pulls[i * n..(i + 1) * n];
+            let row = &self.start_sided[i * n..(i + 1) * n];
             let reach = |b: u16| if row[b as usize] == u16::MAX { INF_DIST } else { 0 };
             self.match_costs.extend(self.st.boxes.iter().map(|&b| reach(b)));
         }
@@ -1528,6 +1534,45 @@ fn pull_cost(start_pulls: &[u16], n: usize, j: usize, s: u16) -> i64 {
         u16::MAX => INF_COST,
         c => c as i64,
     }
+}
+
+/// Where a box starting on `b` can be pushed on the empty board with the player starting on
+/// `player` (a square of `u16::MAX` cannot be reached): a search over (box square, side
+/// class) states, each push needing the player on a side of the class it is in. Without
+/// side classes ([`Problem::player_class`] unknown), any side: [`start_distances`].
+/// A position one of whose boxes no start box can reach this way is out of the forward
+/// search's reach, as the HF search's dead test at its root finds (`matchable`).
+fn start_reach(p: &Problem, b: u16, player: u16) -> Vec<u16> {
+    let class = p.player_class(b, player);
+    if class == u8::MAX {
+        return start_distances(p, &[b]);
+    }
+    let mut dist = vec![u16::MAX; p.n];
+    // One bit per (square, class): the classes of a square's sides are 0..=3.
+    let mut seen = vec![0u8; p.n];
+    let mut queue: Vec<(u16, u8)> = vec![(b, class)];
+    seen[b as usize] = 1 << class;
+    dist[b as usize] = 0;
+    let mut head = 0;
+    while head < queue.len() {
+        let (x, c) = queue[head];
+        head += 1;
+        for e in 0..4 {
+            let (to, behind) = (p.step(x, e), p.step(x, (e + 2) & 3));
+            if to == NONE || behind == NONE || p.side_class[x as usize][(e + 2) & 3] != c {
+                continue;
+            }
+            // The player ends on `x`, the side of `to` opposite the push.
+            let c2 = p.side_class[to as usize][(e + 2) & 3];
+            if c2 == u8::MAX || seen[to as usize] >> c2 & 1 != 0 {
+                continue;
+            }
+            seen[to as usize] |= 1 << c2;
+            dist[to as usize] = dist[to as usize].min(dist[x as usize].saturating_add(1));
+            queue.push((to, c2));
+        }
+    }
+    dist
 }
 
 /// Fewest pushes from the nearest square a box starts on to each square, on the empty board
@@ -1966,5 +2011,24 @@ mod tests {
         }
         assert!(open.nodes.len() > 100 && counts.len() > 3, "varied positions: {counts:?}");
         assert!(open.best().is_some(), "a target");
+    }
+
+    /// A box in a corridor goes only away from the player's side: the sided reach leaves
+    /// out the squares behind it, which the plain one counts; in a room the player walks
+    /// round, the two agree.
+    #[test]
+    fn a_start_box_goes_only_where_the_players_side_lets_it() {
+        let reached = |row: &[u16]| row.iter().filter(|&&d| d != u16::MAX).count();
+        let (_, boxes, player, a, _) = analysed("########\n#@$   .#\n########");
+        let sided = start_reach(&a.p, boxes[0], player);
+        let plain = start_distances(&a.p, &boxes);
+        assert_eq!(sided[player as usize], u16::MAX);
+        assert_eq!(plain[player as usize], 1);
+        assert_eq!((reached(&sided), reached(&plain)), (5, 6));
+        let (_, boxes, player, a, _) = analysed("#######\n#     #\n# @$  #\n#    .#\n#######");
+        let sided = start_reach(&a.p, boxes[0], player);
+        let plain = start_distances(&a.p, &boxes);
+        assert!(reached(&sided) > 1);
+        assert!((0..a.p.n).all(|s| (sided[s] == u16::MAX) == (plain[s] == u16::MAX)));
     }
 }
