@@ -1540,8 +1540,9 @@ fn pull_cost(start_pulls: &[u16], n: usize, j: usize, s: u16) -> i64 {
 /// `player` (a square of `u16::MAX` cannot be reached): a search over (box square, side
 /// class) states, each push needing the player on a side of the class it is in. Without
 /// side classes ([`Problem::player_class`] unknown), any side: [`start_distances`].
-/// A position one of whose boxes no start box can reach this way is out of the forward
-/// search's reach, as the HF search's dead test at its root finds (`matchable`).
+/// A position whose boxes cannot each be matched to a start box reaching it this way is
+/// out of the forward search's reach, as the HF search's root test finds (`matchable`):
+/// the player's side only narrows with other boxes on the board.
 fn start_reach(p: &Problem, b: u16, player: u16) -> Vec<u16> {
     let class = p.player_class(b, player);
     if class == u8::MAX {
