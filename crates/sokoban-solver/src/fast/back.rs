@@ -184,12 +184,11 @@ pub struct Backward {
     move_buf: Vec<Move>,
     order: Vec<(u32, u32, u32)>,
     /// Per start box `i` and square `s`, at `i * n + s`: the pulls from `s` to its start
-    /// square on the empty board (`u16::MAX`: the box can never be pushed there; not in
-    /// the packing search).
+    /// square on the empty board, the player starting on its side ([`start_reach`];
+    /// `u16::MAX`: the box can never be pushed there; not in the packing search). The
+    /// dragonfly search's matching costs and the HF target's reach: with the side, 250k on
+    /// the whole suite 366 -> 367 (Sasquatch III 17), none lost (bench/decisions.md).
     start_pulls: Vec<u16>,
-    /// The same with the player's side of each start box counted ([`start_reach`]): which
-    /// positions the forward search could ever reach.
-    start_sided: Vec<u16>,
     /// [`Aim::Dragonfly`]: the matching of the boxes to the start boxes, its saved state,
     /// and the box of each of its rows with the row of each box (`NONE`: none). The rows
     /// stay with their boxes, so the next position's matching updates only the rows of the
@@ -398,11 +397,10 @@ impl Backward {
         } else {
             start_dist.clone()
         };
-        let (mut start_pulls, mut start_sided) = (Vec::new(), Vec::new());
+        let mut start_pulls = Vec::new();
         if !removal {
             for &b in boxes {
-                start_pulls.extend(start_distances(&p, &[b]));
-                start_sided.extend(start_reach(&p, b, player));
+                start_pulls.extend(start_reach(&p, b, player));
             }
         }
         let pull_test = !removal && !a.exp.no_pull_stuck;
@@ -445,7 +443,6 @@ impl Backward {
             holes: if aim == Aim::Festival { target_holes(&p) } else { Vec::new() },
             order_dist,
             start_pulls,
-            start_sided,
             assign: Assignment::new(boxes.len()),
             assign_saved: Vec::new(),
             row_box: Vec::new(),
@@ -1298,7 +1295,7 @@ impl Backward {
         let (n, nb) = (self.a.p.n, self.nb);
         self.match_costs.clear();
         for i in 0..nb {
-            let row = &self.start_sided[i * n..(i + 1) * n];
+            let row = &self.start_pulls[i * n..(i + 1) * n];
             let reach = |b: u16| if row[b as usize] == u16::MAX { INF_DIST } else { 0 };
             self.match_costs.extend(self.st.boxes.iter().map(|&b| reach(b)));
         }
@@ -1536,8 +1533,8 @@ fn pull_cost(start_pulls: &[u16], n: usize, j: usize, s: u16) -> i64 {
     }
 }
 
-/// Where a box starting on `b` can be pushed on the empty board with the player starting on
-/// `player` (a square of `u16::MAX` cannot be reached): a search over (box square, side
+/// Fewest pushes of a box starting on `b` to each square on the empty board, the player
+/// starting on `player` (`u16::MAX`: it cannot get there): a search over (box square, side
 /// class) states, each push needing the player on a side of the class it is in. Without
 /// side classes ([`Problem::player_class`] unknown), any side: [`start_distances`].
 /// A position whose boxes cannot each be matched to a start box reaching it this way is
