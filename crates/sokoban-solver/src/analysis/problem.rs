@@ -281,6 +281,42 @@ impl Problem {
         }
     }
 
+    /// Fewest pushes of a lone box from `b` to each square (`u16::MAX`: it cannot get
+    /// there), the player starting on a side of `b` whose class is in the bit mask
+    /// `classes`: a breadth-first search over (box square, side class) states, each push
+    /// needing the player on a side of the class it is in.
+    pub fn push_reach(&self, b: u16, classes: u8) -> Vec<u16> {
+        let mut dist = vec![u16::MAX; self.n];
+        // One bit per (square, class): a square's side classes are 0..=3.
+        let mut seen = vec![0u8; self.n];
+        let mut queue: Vec<(u16, u8)> =
+            (0..4).filter(|c| classes >> c & 1 != 0).map(|c| (b, c)).collect();
+        seen[b as usize] = classes;
+        dist[b as usize] = 0;
+        let mut head = 0;
+        while head < queue.len() {
+            let (x, c) = queue[head];
+            head += 1;
+            for e in 0..4 {
+                let (to, behind) = (self.step(x, e), self.step(x, (e + 2) & 3));
+                if to == NONE || behind == NONE || self.side_class[x as usize][(e + 2) & 3] != c {
+                    continue;
+                }
+                // The player ends on `x`, the side of `to` opposite the push.
+                let c2 = self.side_class[to as usize][(e + 2) & 3];
+                if c2 == u8::MAX || seen[to as usize] >> c2 & 1 != 0 {
+                    continue;
+                }
+                seen[to as usize] |= 1 << c2;
+                if dist[to as usize] == u16::MAX {
+                    dist[to as usize] = dist[x as usize] + 1;
+                }
+                queue.push((to, c2));
+            }
+        }
+        dist
+    }
+
     /// Fewest pushes from `s` to goal number `j`.
     #[inline(always)]
     pub fn dist(&self, j: usize, s: u16) -> u16 {

@@ -1534,43 +1534,16 @@ fn pull_cost(start_pulls: &[u16], n: usize, j: usize, s: u16) -> i64 {
 }
 
 /// Fewest pushes of a box starting on `b` to each square on the empty board, the player
-/// starting on `player` (`u16::MAX`: it cannot get there): a search over (box square, side
-/// class) states, each push needing the player on a side of the class it is in. Without
+/// starting on `player` (`u16::MAX`: it cannot get there; [`Problem::push_reach`]). Without
 /// side classes ([`Problem::player_class`] unknown), any side: [`start_distances`].
 /// A position whose boxes cannot each be matched to a start box reaching it this way is
 /// out of the forward search's reach, as the HF search's root test finds (`matchable`):
 /// the player's side only narrows with other boxes on the board.
 fn start_reach(p: &Problem, b: u16, player: u16) -> Vec<u16> {
-    let class = p.player_class(b, player);
-    if class == u8::MAX {
-        return start_distances(p, &[b]);
+    match p.player_class(b, player) {
+        u8::MAX => start_distances(p, &[b]),
+        class => p.push_reach(b, 1 << class),
     }
-    let mut dist = vec![u16::MAX; p.n];
-    // One bit per (square, class): the classes of a square's sides are 0..=3.
-    let mut seen = vec![0u8; p.n];
-    let mut queue: Vec<(u16, u8)> = vec![(b, class)];
-    seen[b as usize] = 1 << class;
-    dist[b as usize] = 0;
-    let mut head = 0;
-    while head < queue.len() {
-        let (x, c) = queue[head];
-        head += 1;
-        for e in 0..4 {
-            let (to, behind) = (p.step(x, e), p.step(x, (e + 2) & 3));
-            if to == NONE || behind == NONE || p.side_class[x as usize][(e + 2) & 3] != c {
-                continue;
-            }
-            // The player ends on `x`, the side of `to` opposite the push.
-            let c2 = p.side_class[to as usize][(e + 2) & 3];
-            if c2 == u8::MAX || seen[to as usize] >> c2 & 1 != 0 {
-                continue;
-            }
-            seen[to as usize] |= 1 << c2;
-            dist[to as usize] = dist[to as usize].min(dist[x as usize].saturating_add(1));
-            queue.push((to, c2));
-        }
-    }
-    dist
 }
 
 /// Fewest pushes from the nearest square a box starts on to each square, on the empty board

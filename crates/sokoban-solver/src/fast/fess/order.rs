@@ -591,31 +591,9 @@ pub(super) fn floor_distances(p: &Problem, t: u16) -> Vec<u16> {
 /// The squares a box on `t` can be pushed to on an empty board, the player starting on
 /// any side of it.
 pub(super) fn box_reach(p: &Problem, t: u16) -> Vec<bool> {
-    let mut seen = vec![[false; 4]; p.n];
-    let mut reach = vec![false; p.n];
-    let mut stack = Vec::new();
-    for d in 0..4 {
-        if p.nbr[t as usize][d] != NONE && !seen[t as usize][d] {
-            stack.push((t, d));
-            seen[t as usize][d] = true;
-        }
-    }
-    reach[t as usize] = true;
-    while let Some((b, d)) = stack.pop() {
-        let class = p.side_class[b as usize][d];
-        for d2 in 0..4 {
-            if p.side_class[b as usize][d2] != class {
-                continue;
-            }
-            let ahead = p.nbr[b as usize][(d2 + 2) % 4];
-            if ahead != NONE && !seen[ahead as usize][d2] {
-                seen[ahead as usize][d2] = true;
-                reach[ahead as usize] = true;
-                stack.push((ahead, d2));
-            }
-        }
-    }
-    reach
+    let classes =
+        p.side_class[t as usize].iter().filter(|&&c| c != u8::MAX).fold(0, |m, &c| m | 1 << c);
+    p.push_reach(t, classes).iter().map(|&d| d != u16::MAX).collect()
 }
 
 /// The scored strategy's advisors (indices into `cands`, `usize::MAX` for none): the best
