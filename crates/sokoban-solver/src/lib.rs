@@ -23,6 +23,7 @@ pub mod optimal;
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub mod portfolio;
 pub mod shorten;
+pub mod work;
 
 use analysis::problem::{Problem, NONE};
 use optimal::{Engine, Event};
@@ -392,14 +393,14 @@ impl Solver {
         }
     }
 
-    /// The work done so far, counted the same on every run: the fast search's turns
-    /// ([`fast::FastSearch::turns`]), or with `costwork` the cost of its calls
-    /// ([`fast::FastSearch::cost`]); the optimal search's nodes.
+    /// The work done so far, counted the same on every run: the fast search's operations
+    /// ([`fast::FastSearch::op_work`]), or with `turnwork` its turns
+    /// ([`fast::FastSearch::turns`]); the optimal search's nodes.
     pub fn work(&self) -> u64 {
         match &self.search {
             Search::Optimal(e) => e.stats().nodes,
-            Search::Fast(f) if self.options.experiments.cost_work => f.cost(),
-            Search::Fast(f) => f.turns(),
+            Search::Fast(f) if self.options.experiments.turn_work => f.turns(),
+            Search::Fast(f) => f.op_work(),
         }
     }
 

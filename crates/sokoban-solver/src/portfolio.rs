@@ -2,8 +2,9 @@
 //! its own ([`fast::lane_experiments`]) and its part of the memory, run side by side on
 //! threads (a thread with several lanes takes them in turn, a round each, as Festival
 //! shares one core between its strategies). The first solution in the order of work stops
-//! the others: each lane counts its work in turns (or, with `costwork`, in the cost of its
-//! calls: [`Solver::work`]), the same on every run, and a solution found after work `w`
+//! the others: each lane counts its work in the operations of its calls, weighted by what
+//! each costs ([`Solver::work`]; with `turnwork`, in turns), the same on every run and
+//! close to the time taken on any level, and a solution found after work `w`
 //! wins over any found later in that count (on a tie, the lower lane), so a given number
 //! of lanes gives the same moves every time, on any number of threads; a lane that finds
 //! one makes the others run on only up to its count.
@@ -17,11 +18,11 @@ use crate::{
     fast, Clock, Limit, Mode, Options, Progress, Report, SetupError, Solver, Status, Step,
 };
 
-/// Turns a lane makes between looks at the others' results (and progress reports).
+/// Turns a lane makes between looks at the others' results (and progress reports), with
+/// work counted in turns (`turnwork`).
 const ROUND: u64 = 64;
-/// About the same in the cost of calls (`costwork`): a turn of the scored strategy costs
-/// 3,200 (32 moves at 100), of the rules strategy about 1,200.
-const ROUND_COST: u64 = ROUND * 2_000;
+/// About the same in operations (weighted in nanoseconds): a call takes a median 0.35 ms.
+const ROUND_OPS: u64 = ROUND * 350_000;
 
 /// The portfolio's result: the winning lane's report, which lane and strategy found the
 /// solution, and every lane's work.
@@ -47,7 +48,7 @@ struct Shared {
     /// The first ending in the order of work.
     best: Mutex<Option<Ending>>,
     cancel: AtomicBool,
-    /// The work a lane does between looks ([`ROUND`] or [`ROUND_COST`]).
+    /// The work a lane does between looks ([`ROUND_OPS`] or [`ROUND`]).
     round: u64,
 }
 
@@ -85,7 +86,7 @@ pub fn solve_portfolio(
     let lanes = lanes.max(1);
     let threads = threads.clamp(1, lanes);
     let t0 = clock.now_ms();
-    let round = if options.experiments.cost_work { ROUND_COST } else { ROUND };
+    let round = if options.experiments.turn_work { ROUND } else { ROUND_OPS };
     let shared = Shared { best: Mutex::new(None), cancel: AtomicBool::new(false), round };
     let mut ends: Vec<(usize, Report)> = Vec::with_capacity(lanes);
     let mut setup_error = None;

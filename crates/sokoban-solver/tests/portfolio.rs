@@ -44,12 +44,13 @@ fn levels() -> Vec<(String, Level)> {
     out
 }
 
-/// Lanes ordered by the cost of their calls instead of their turns (`costwork`): still the
-/// same moves on one thread or two, the solutions replay, and each lane's ending is timed.
+/// Lanes ordered by their turns instead of the operations of their calls (`turnwork`):
+/// still the same moves on one thread or two, the solutions replay, and each lane's ending
+/// is timed.
 #[test]
-fn work_counted_in_the_cost_of_calls_gives_the_same_moves_on_one_thread_or_two() {
+fn work_counted_in_turns_gives_the_same_moves_on_one_thread_or_two() {
     let mut o = options();
-    o.experiments.cost_work = true;
+    o.experiments.turn_work = true;
     for (name, level) in levels() {
         let (two, again) = (run_with(o.clone(), &level, 2, 2), run_with(o.clone(), &level, 2, 1));
         assert_eq!(two.report.status, run(&level, 2, 2).report.status, "{name}");

@@ -1,6 +1,8 @@
 //! Minimum-cost perfect matching of boxes to goals (the Hungarian method with potentials),
 //! with an O(n²) update when one box moves. This is the search's lower bound.
 
+use crate::work::{self, Op};
+
 /// Cost of a box–goal pair that can never be matched.
 pub const INF_COST: i64 = 1 << 32;
 
@@ -52,6 +54,7 @@ impl Assignment {
         let matched = (1..=self.n).find(|&j| self.p[j] == row).unwrap_or(0);
         // Restore dual feasibility for the changed row.
         let mut m = i64::MAX;
+        work::add(Op::Assign, self.n as u64);
         for j in 1..=self.n {
             m = m.min(cost(i, j - 1) - self.v[j]);
         }
@@ -80,6 +83,7 @@ impl Assignment {
             let i0 = self.p[j0];
             let mut delta = i64::MAX;
             let mut j1 = 0;
+            work::add(Op::Assign, n as u64);
             for j in 1..=n {
                 if !self.used[j] {
                     let cur = cost(i0 - 1, j - 1) - self.u[i0] - self.v[j];

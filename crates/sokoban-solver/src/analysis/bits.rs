@@ -9,6 +9,7 @@ use std::sync::Arc;
 use sokoban_core::{Board, Square};
 
 use crate::analysis::problem::{AreaFlood, Problem, NONE};
+use crate::work::{self, Op};
 
 /// Where each floor square lies on the bit grid, and the floor.
 #[derive(Clone, Debug)]
@@ -172,7 +173,14 @@ impl BitArea {
         // carry).
         let (mut start, mut top) = (r0, r0);
         let (lr, lb) = if least == NONE { (0, 0) } else { g.at(least) };
+        // Rows swept, for the count of work.
+        let mut swept = rows;
+        let done = |swept: usize| {
+            work::add(Op::Flood, 1);
+            work::add(Op::FloodRows, swept as u64);
+        };
         loop {
+            swept += rows - start - 1 + top;
             for r in start + 1..rows {
                 let seed = reach[r - 1] & free[r] & !reach[r];
                 if seed != 0 {
@@ -181,6 +189,7 @@ impl BitArea {
                 }
             }
             if reach[lr] & lb != 0 {
+                done(swept);
                 return least;
             }
             let mut low = usize::MAX;
@@ -195,10 +204,12 @@ impl BitArea {
                 break;
             }
             if reach[lr] & lb != 0 {
+                done(swept);
                 return least;
             }
             (start, top) = (low, 0);
         }
+        done(swept);
         let r = reach.iter().position(|&w| w != 0).unwrap_or(r0);
         g.square(r, reach[r].trailing_zeros())
     }

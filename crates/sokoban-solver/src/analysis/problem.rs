@@ -8,6 +8,7 @@ use std::sync::Arc;
 use sokoban_core::{Board, Dir, Square};
 
 use crate::analysis::bits::BitGrid;
+use crate::work::{self, Op};
 
 /// "No square" in compact tables.
 pub const NONE: u16 = u16::MAX;
@@ -504,6 +505,8 @@ impl AreaFlood {
                 }
             }
         }
+        work::add(Op::Flood, 1);
+        work::add(Op::FloodRows, self.queue.len() as u64);
         min
     }
 

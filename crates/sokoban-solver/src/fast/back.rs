@@ -49,6 +49,7 @@ use crate::analysis::assign::{Assignment, INF_COST};
 use crate::analysis::corral::{Corrals, Verdict};
 use crate::analysis::deadlock::confine::{Confinement, LIMIT};
 use crate::analysis::problem::{Keyed, Problem, INF_DIST, NONE};
+use crate::work::{self, Op};
 
 const NO_NODE: u32 = u32::MAX;
 
@@ -698,6 +699,7 @@ impl Backward {
     /// the start position.
     fn expand(&mut self, parent: u32, mv: u32, weight: u32) -> Option<u32> {
         self.stats.generated += 1;
+        work::add(Op::Expand, 1);
         self.load(parent);
         let p = Arc::clone(&self.a.p);
         let m = Move::unpack(mv);

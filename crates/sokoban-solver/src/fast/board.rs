@@ -7,6 +7,7 @@ use sokoban_path::{BoxReach, Cells, Grid};
 
 use crate::analysis::bits::PlayerArea;
 use crate::analysis::problem::{Problem, NONE};
+use crate::work::{self, Op};
 
 /// The board laid out for the box searches: the padded grid, the maps between compact and
 /// padded squares, and the empty board's cells with the dead squares closed to boxes.
@@ -244,6 +245,7 @@ impl MoveGen {
         out: &mut Vec<Move>,
     ) {
         self.reach.prepare_position(&layout.grid, &st.cells);
+        work::add(Op::Prepare, p.n as u64);
         for i in 0..st.boxes.len() {
             self.box_moves(p, layout, st, i, pull, out);
         }
@@ -265,6 +267,7 @@ impl MoveGen {
         out: &mut Vec<Move>,
     ) {
         self.reach.prepare_position(&layout.grid, &st.cells);
+        work::add(Op::Prepare, p.n as u64);
         for i in 0..st.boxes.len() {
             if only[st.boxes[i] as usize] {
                 self.box_moves(p, layout, st, i, false, out);
@@ -312,6 +315,7 @@ impl MoveGen {
         } else {
             self.reach.search(g, &st.cells, bi, sides);
         }
+        work::add(Op::BoxNodes, self.reach.reached().len() as u64);
         st.cells.block(g, bi);
         true
     }

@@ -211,9 +211,10 @@ pub struct Experiments {
     /// Festival's rule against inefficient stops (`stops`, `stopscored`).
     pub stops: StopRule,
     // The portfolio.
-    /// Lanes' endings ordered by the cost of their calls ([`super::FastSearch::cost`]), not
-    /// by their turns (`costwork`; every lane takes lane 0's: [`lane_experiments`]).
-    pub cost_work: bool,
+    /// Lanes' endings ordered by their turns ([`super::FastSearch::turns`]), not by the
+    /// operations of their calls ([`super::FastSearch::op_work`]) (`turnwork`; every lane
+    /// takes lane 0's: [`lane_experiments`]).
+    pub turn_work: bool,
     // Read-outs.
     /// Keep a trace of the schedule's events (which strategy solved, the HF stage's steps)
     /// for [`super::FastSearch::take_trace`] (`trace`).
@@ -300,7 +301,7 @@ impl Experiments {
                 "nopackagain" => &mut e.no_pack_again,
                 "packfestival" => &mut e.pack_festival,
                 "backconn" => &mut e.back_conn,
-                "costwork" => &mut e.cost_work,
+                "turnwork" => &mut e.turn_work,
                 _ => {
                     if let Some(k) = numbered::<u64>(name, "pullevery") {
                         e.pull_every = Some(k?.max(1));
@@ -411,7 +412,7 @@ pub fn lane_experiments(k: usize, base: &Experiments) -> Experiments {
     match k {
         0 => base.clone(),
         k => Experiments {
-            cost_work: base.cost_work,
+            turn_work: base.turn_work,
             ..Experiments::parse(LANES[(k - 1) % LANES.len()]).expect("lane switches parse")
         },
     }

@@ -20,6 +20,7 @@ use super::fess::{pushes_to_node, FessEvent, FessStats};
 use super::shared::{Analysis, Learned};
 use crate::analysis::assign::{Assignment, INF_COST};
 use crate::analysis::problem::{Keyed, Problem, INF_DIST};
+use crate::work::{self, Op};
 
 /// The assignment's cost of a box on `sq` for goal `j`: its push distance.
 fn push_cost(p: &Problem, sq: u16, j: usize) -> i64 {
@@ -180,6 +181,7 @@ impl Greedy {
         self.positions.extend_from_slice(&self.st.boxes);
         self.nodes.push(Node { parent, mv, norm: self.st.norm });
         self.stats.nodes += 1;
+        work::add(Op::Expand, 1);
         if self.memory() > self.memory_limit {
             self.full = true;
         }

@@ -46,6 +46,7 @@ use shared::{Analysis, Learned};
 use sokoban_core::Board;
 
 use crate::analysis::problem::Problem;
+use crate::work;
 
 /// Pulls of the backward search before the HF search starts (XSokoban 69: not solved with
 /// 300,000, solved with 400,000; bench/decisions.md, HF stage).
@@ -120,25 +121,6 @@ const DRAGONFLY_MOVES: u64 = 20_000;
 /// The attempt (counted from 1) from which the backward search ranks by open floor and the
 /// HF search takes Festival's form on every level ([`FastSearch::attempt_mode`]).
 const OPEN_ATTEMPT: u32 = 3;
-/// What a move costs, in hundredths of one of the scored strategy's (feature searches
-/// configured as it is, the HF search's too), and a pull of the backward search: medians of
-/// the time per move of each kind of call over 30 levels of the suite where the two
-/// portfolio lanes part most, each lane alone, 300,000 moves
-/// (bench/runs/2026-12-04-portfolio-cost-work). The rules strategy's moves cost 0.73 of
-/// the scored one's, the greedy search's 0.14, a pull 0.30.
-const SCORED_MOVE_COST: u64 = 100;
-const RULES_MOVE_COST: u64 = 73;
-const GREEDY_MOVE_COST: u64 = 14;
-const PULL_COST: u64 = 30;
-
-fn move_cost(s: &Strategy) -> u64 {
-    match (s.greedy, s.config.scored) {
-        (true, _) => GREEDY_MOVE_COST,
-        (false, true) => SCORED_MOVE_COST,
-        (false, false) => RULES_MOVE_COST,
-    }
-}
-
 /// A backward search the strategies meet: its new positions kept for
 /// [`FastSearch::meet_fresh`] unless the switches say otherwise (`nomeetback`).
 fn perimeter(mut back: Backward, exp: &Experiments) -> Backward {
@@ -365,8 +347,8 @@ pub struct FastSearch {
     pulls: u64,
     /// Scratch: the backward search's new positions ([`FastSearch::meet_fresh`]).
     fresh: Vec<(u64, u32)>,
-    /// The cost of the calls so far ([`FastSearch::cost`]).
-    cost: u64,
+    /// Operations of this search's calls, by kind ([`FastSearch::op_counts`]).
+    ops: [u64; work::OPS],
 }
 
 /// The stall trigger's watch on the best packed count.
@@ -571,7 +553,7 @@ impl FastSearch {
             spent: 0,
             pulls: 0,
             fresh: Vec::new(),
-            cost: 0,
+            ops: [0; work::OPS],
         }
     }
 
@@ -893,8 +875,17 @@ impl FastSearch {
     /// Search for up to about `budget` moves of the cheapest strategy (a turn of one
     /// strategy; while the backward search runs, one call in three is its turn).
     pub fn run(&mut self, budget: u64) -> FastEvent {
+        let before = work::counts();
+        let event = self.run_call(budget);
+        let after = work::counts();
+        for i in 0..work::OPS {
+            self.ops[i] += after[i].wrapping_sub(before[i]);
+        }
+        event
+    }
+
+    fn run_call(&mut self, budget: u64) -> FastEvent {
         self.calls += 1;
-        self.cost += 1;
         if self.supplied.as_ref().is_some_and(|(k, _)| self.calls % 8 == 0 && self.moves() >= *k) {
             self.take_supplied_plan();
         }
@@ -923,7 +914,6 @@ impl FastSearch {
             };
             if self.calls % every == 0 {
                 let pulls = (budget * 4).min(left);
-                self.cost += pulls * PULL_COST;
                 let event = match self.run_backward(pulls) {
                     Ok(event) => event,
                     Err(met) => return met,
@@ -939,7 +929,6 @@ impl FastSearch {
         // One call in this many is the backward search's while it grows the perimeter.
         let back_every = if self.hf_searches > 0 { HF_BACK_EVERY } else { 3 };
         if self.back_active && self.calls % back_every == 0 {
-            self.cost += budget * PULL_COST;
             let event = match self.run_backward(budget) {
                 Ok(event) => event,
                 Err(met) => return met,
@@ -960,7 +949,6 @@ impl FastSearch {
         let max_share = self.runs.iter().map(|r| r.strategy.share).max().unwrap_or(1);
         let run = &mut self.runs[k];
         let moves = (budget * run.strategy.share / max_share).max(1);
-        self.cost += moves * move_cost(&run.strategy);
         let event = run.fess.run(moves, self.back.as_ref());
         let stats = run.fess.stats();
         if let Some(st) = run.hf_stall.as_mut() {
@@ -1095,14 +1083,18 @@ impl FastSearch {
         self.runs.iter().map(|r| r.fess.stats().generated).sum()
     }
 
-    /// The work done so far, in hundredths of a move of the scored strategy: each call
-    /// counts the moves or pulls it was given, each at what it costs (`move_cost`,
-    /// `PULL_COST`), and 1 (a proof made before any move must not tie with no work done).
-    /// Counted the same on every run, it tracks the time taken better than the turns do
-    /// ([`FastSearch::turns`], whose calls range from a probe's few moves to the backward
-    /// search's 256 pulls), though not everywhere: a pull's cost varies with the level.
-    pub fn cost(&self) -> u64 {
-        self.cost
+    /// The operations of this search's calls so far, by kind ([`crate::work`]).
+    pub fn op_counts(&self) -> [u64; work::OPS] {
+        self.ops
+    }
+
+    /// The work done so far: the operations of its calls weighted by what each costs
+    /// ([`crate::work`]), counted the same on every run, and on any level near the time
+    /// taken (where moves or calls are not: a pull costs 0.08–1.24 of a scored move by the
+    /// level); plus 1 a call, so that every call counts, and 1 (a proof made before any
+    /// call must not tie with no work done).
+    pub fn op_work(&self) -> u64 {
+        1 + self.calls + work::weighted(&self.ops)
     }
 
     /// The work done so far, as a node budget counts it: every move made (the replaced
@@ -1291,6 +1283,7 @@ pub fn draw_plan(level: &sokoban_core::Level, p: &Problem, plan: &Plan) -> Strin
 mod tests {
     use super::schedule::{RULES_IDLE, SPRINT_IDLE};
     use super::*;
+    use crate::work::Op;
 
     /// A room of eight boxes and its goals behind a narrow door.
     pub(super) const ROOM: &str = "\
@@ -1327,6 +1320,37 @@ mod tests {
         let player = p.compact[level.start.player];
         let boxes: Vec<u16> = level.start.box_squares().iter().map(|&b| p.compact[b]).collect();
         FastSearch::new(&level.board, p, player, &boxes, 64 << 20, &Default::default())
+    }
+
+    /// A search's operations are those of its own calls: two searches taking turns on one
+    /// thread count what each counts alone, and they grow with the work done.
+    #[test]
+    fn each_search_counts_the_operations_of_its_own_calls() {
+        // Calls up to the first that does not end in its budget (a solution ends the search).
+        let mut alone = search_of(ROOM);
+        let mut grown = vec![alone.op_work()];
+        while grown.len() <= 40 {
+            let event = alone.run(1);
+            grown.push(alone.op_work());
+            if !matches!(event, FastEvent::Budget) {
+                break;
+            }
+        }
+        let calls = grown.len() - 1;
+        assert!(calls >= 4, "a level of a few calls at least");
+        assert!(grown.windows(2).all(|w| w[0] <= w[1]) && grown[0] < grown[calls]);
+        let counts = alone.op_counts();
+        for op in [Op::FloodRows, Op::BoxNodes, Op::Child, Op::Expand, Op::Prepare] {
+            assert!(counts[op as usize] > 0, "{op:?} counted");
+        }
+        let (mut a, mut b) = (search_of(ROOM), search_of(NOT_FOLLOWABLE));
+        let mut b_on = true;
+        for _ in 0..calls {
+            a.run(1);
+            b_on = b_on && matches!(b.run(1), FastEvent::Budget);
+        }
+        assert_eq!(a.op_counts(), counts);
+        assert_ne!(b.op_counts(), [0; crate::work::OPS]);
     }
 
     /// The rules strategy (and its twin on the plan without parking) stops when idle only

@@ -18,6 +18,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::analysis::problem::{Keyed, Problem, NONE};
+use crate::work::{self, Op};
 
 /// Positions the reduced search may expand before it gives up (not proven), unless the
 /// caller says otherwise.
@@ -173,6 +174,7 @@ impl Confinement {
             };
             if fresh {
                 expanded += 1;
+                work::add(Op::CorralNodes, 1);
                 // Each box one square toward the player, who steps back one.
                 for (i, &b) in boxes.iter().enumerate() {
                     for d in 0..4 {

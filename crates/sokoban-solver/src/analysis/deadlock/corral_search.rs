@@ -22,6 +22,7 @@ use std::collections::{BinaryHeap, HashMap, HashSet};
 use crate::analysis::bits::PlayerArea;
 use crate::analysis::deadlock::freeze_deadlock;
 use crate::analysis::problem::{Keyed, Problem, INF_DIST, NONE};
+use crate::work::{self, Op};
 
 /// Positions the reduced search may expand before it gives up (not proven). Measured on
 /// Microban 93, 139 and 153: 100 finds nearly every deadlock 2000 does, at a fraction of
@@ -197,6 +198,7 @@ impl CorralSearch {
             }
             expanded += 1;
             self.stats.nodes += 1;
+            work::add(Op::CorralNodes, 1);
             if expanded > NODE_LIMIT {
                 for &b in boxes.iter() {
                     self.box_on[b as usize] = false;

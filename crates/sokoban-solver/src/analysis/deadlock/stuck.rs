@@ -28,6 +28,7 @@ use crate::analysis::bits::PlayerArea;
 use crate::analysis::corral::{Corrals, Verdict as CorralVerdict};
 use crate::analysis::deadlock::freeze_deadlock;
 use crate::analysis::problem::{AreaFlood, Keyed, Problem, INF_DIST, NONE};
+use crate::work::{self, Op};
 
 /// Positions one stuck search may expand.
 pub const SEARCH_LIMIT: usize = 500;
@@ -183,6 +184,7 @@ impl StuckSearch {
             self.record_area(key);
             expanded += 1;
             self.stats.nodes += 1;
+            work::add(Op::StuckNodes, 1);
             if expanded > limit {
                 self.clear_boxes(&cur);
                 break Verdict::Unknown;

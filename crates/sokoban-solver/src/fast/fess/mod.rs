@@ -44,6 +44,7 @@ use super::score::{Rank, Score, Scorer};
 use super::shared::{Analysis, Learned};
 use crate::analysis::bits::PlayerArea;
 use crate::analysis::problem::{Keyed, NONE};
+use crate::work::{self, Op};
 
 /// Make room for `add` more items in a store, growing it by a quarter rather than doubling
 /// it: the memory budget counts capacities, and after a doubling up to half of one is
@@ -664,6 +665,7 @@ impl Fess {
         perimeter: Option<&Backward>,
     ) -> Option<(u32, u32)> {
         self.stats.generated += 1;
+        work::add(Op::Expand, 1);
         if self.loaded != parent {
             // The move floods the child: the parent needs no flood of its own.
             let at = parent as usize * self.nb;

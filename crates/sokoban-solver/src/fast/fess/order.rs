@@ -11,6 +11,7 @@ use crate::fast::back::Backward;
 use crate::fast::board::Move;
 use crate::fast::features::{parts_round, Features};
 use crate::fast::score::{Rank, Score};
+use crate::work::{self, Op};
 
 /// Moves of boxes next to two player areas or more that the area advisor tries.
 const AREA_TRIES: usize = 24;
@@ -129,6 +130,7 @@ impl Fess {
             self.cands.truncate(kept);
         }
         self.stats.scored += self.move_buf.len() as u64;
+        work::add(Op::Child, self.move_buf.len() as u64);
         let n = self.cands.len();
         let mut advised = [usize::MAX; 8];
         if self.config.advisors && n > 0 {
