@@ -71,6 +71,34 @@ impl Assignment {
         self.add_row(row, cost);
     }
 
+    /// The total [`Assignment::update_row`] would give for row `i`'s costs changed to
+    /// `cost`'s, the assignment left as it is. Where row `i`'s goal `goal` (its cost there
+    /// `old` before the change; `total` the total now) still has the row's least reduced
+    /// cost, the matching stands as in `update_row` and the total is `total - old +
+    /// cost(i, goal)`, with no change made; otherwise the row is updated, the total summed
+    /// and the state restored from `saved` ([`Assignment::save_to`]).
+    pub fn total_if_row(
+        &mut self,
+        i: usize,
+        cost: &impl Fn(usize, usize) -> i64,
+        (total, goal, old): (i64, usize, i64),
+        saved: &[i64],
+    ) -> i64 {
+        let mut m = i64::MAX;
+        work::add(Op::Assign, self.n as u64);
+        for j in 1..=self.n {
+            m = m.min(cost(i, j - 1) - self.v[j]);
+        }
+        let at = cost(i, goal);
+        if at - self.v[goal + 1] == m {
+            return total - old + at;
+        }
+        self.update_row(i, cost);
+        let t = self.total(cost);
+        self.restore(saved);
+        t
+    }
+
     /// Augment from the unmatched 1-based row `i`.
     fn add_row(&mut self, i: usize, cost: &impl Fn(usize, usize) -> i64) {
         let n = self.n;
@@ -228,5 +256,50 @@ mod tests {
             a.update_row(i, &|i, j| c2[i][j]);
             assert_eq!(a.total(&|i, j| c2[i][j]), brute(&c2));
         }
+    }
+
+    /// A row's change looked at without a change: the total `update_row` gives, and the
+    /// assignment as it was, whether the matched goal stays the row's best or not.
+    #[test]
+    fn total_if_row_is_the_updated_total_and_changes_nothing() {
+        let mut seed = 99u64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut kept, mut moved) = (0, 0);
+        for round in 0..400 {
+            let n = 1 + (rnd() % 7) as usize;
+            let c: Vec<Vec<i64>> =
+                (0..n).map(|_| (0..n).map(|_| (rnd() % 30) as i64).collect()).collect();
+            let mut a = Assignment::new(n);
+            a.solve(&|i, j| c[i][j]);
+            let mut saved = vec![0; a.saved_len()];
+            a.save_to(&mut saved);
+            let mut goals = vec![0u16; n];
+            a.goals_of(&mut goals);
+            let total = a.total(&|i, j| c[i][j]);
+            let i = (rnd() % n as u64) as usize;
+            let mut c2 = c.clone();
+            for j in 0..n {
+                c2[i][j] = (rnd() % 30) as i64;
+            }
+            let goal = goals[i] as usize;
+            let now = (total, goal, c[i][goal]);
+            let t = a.total_if_row(i, &|i, j| c2[i][j], now, &saved);
+            assert_eq!(t, brute(&c2), "round {round}");
+            let mut after = vec![0; a.saved_len()];
+            a.save_to(&mut after);
+            assert_eq!(after, saved, "round {round}: the assignment as it was");
+            let best = (0..n).all(|j| c2[i][goal] - a.v[goal + 1] <= c2[i][j] - a.v[j + 1]);
+            if best {
+                kept += 1
+            } else {
+                moved += 1
+            }
+        }
+        assert!(kept > 0 && moved > 0, "both ways taken: {kept} {moved}");
     }
 }

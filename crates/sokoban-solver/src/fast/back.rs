@@ -196,6 +196,9 @@ pub struct Backward {
     /// boxes that moved (solved anew, 50 boxes took minutes).
     assign: Assignment,
     assign_saved: Vec<i64>,
+    /// The matching of [`Backward::match_start`]: each row's goal and the total.
+    df_goal: Vec<u16>,
+    df_total: i64,
     row_box: Vec<u16>,
     row_of: Vec<u16>,
     df_keys: Vec<u32>,
@@ -446,6 +449,8 @@ impl Backward {
             start_pulls,
             assign: Assignment::new(boxes.len()),
             assign_saved: Vec::new(),
+            df_goal: Vec::new(),
+            df_total: 0,
             row_box: Vec::new(),
             row_of: vec![NONE; p.n],
             df_keys: Vec::new(),
@@ -1218,9 +1223,12 @@ impl Backward {
         let starts = &self.start_boxes;
         let on_start = self.st.boxes.iter().filter(|b| starts.binary_search(b).is_ok()).count();
         let off = (self.nb - on_start) as u32;
+        let (n, rows, pulls) = (self.a.p.n, &self.row_box, &self.start_pulls);
+        let total = self.assign.total(&|r: usize, j: usize| pull_cost(pulls, n, j, rows[r]));
+        self.df_goal.resize(self.nb, 0);
+        self.assign.goals_of(&mut self.df_goal);
+        self.df_total = total;
         if self.a.exp.df_node {
-            let (n, rows, pulls) = (self.a.p.n, &self.row_box, &self.start_pulls);
-            let total = self.assign.total(&|r: usize, j: usize| pull_cost(pulls, n, j, rows[r]));
             if self.own_key.len() <= id as usize {
                 self.own_key.resize(id as usize + 1, 0);
             }
@@ -1277,9 +1285,9 @@ impl Backward {
         let (n, rows, pulls) = (self.a.p.n, &self.row_box, &self.start_pulls);
         let i = self.row_of[from as usize] as usize;
         let cost = |r: usize, j: usize| pull_cost(pulls, n, j, if r == i { to } else { rows[r] });
-        self.assign.update_row(i, &cost);
-        let total = self.assign.total(&cost);
-        self.assign.restore(&self.assign_saved);
+        let goal = self.df_goal[i] as usize;
+        let now = (self.df_total, goal, pull_cost(pulls, n, goal, from));
+        let total = self.assign.total_if_row(i, &cost, now, &self.assign_saved);
         if total >= INF_COST {
             return None;
         }
