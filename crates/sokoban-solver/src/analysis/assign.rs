@@ -208,15 +208,19 @@ mod tests {
         go(c, 0, &mut vec![false; c.len()])
     }
 
-    #[test]
-    fn matches_brute_force_full_and_incremental() {
-        let mut seed = 12345u64;
-        let mut rnd = move || {
+    /// A small deterministic random source.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed
-        };
+        }
+    }
+
+    #[test]
+    fn matches_brute_force_full_and_incremental() {
+        let mut rnd = xorshift(12345);
         for round in 0..400 {
             let n = 1 + (rnd() % 7) as usize;
             let mut c: Vec<Vec<i64>> = (0..n)
@@ -262,13 +266,7 @@ mod tests {
     /// assignment as it was, whether the matched goal stays the row's best or not.
     #[test]
     fn total_if_row_is_the_updated_total_and_changes_nothing() {
-        let mut seed = 99u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rnd = xorshift(99);
         let (mut kept, mut moved) = (0, 0);
         for round in 0..400 {
             let n = 1 + (rnd() % 7) as usize;
