@@ -14,7 +14,7 @@ pub enum Op {
     /// A flood of the player's area, and its rows swept (bits) or squares (queue).
     Flood = 0,
     FloodRows = 1,
-    /// Box reach nodes reached, and squares of a position's blocks prepared.
+    /// Nodes a box reach search reached.
     BoxNodes = 2,
     /// Positions a stuck search expanded.
     StuckNodes = 3,
@@ -22,9 +22,9 @@ pub enum Op {
     CorralNodes = 4,
     /// Inner steps of the assignment (matching) updates, a goal each.
     Assign = 5,
-    /// A child scored or a pull made (its position built and looked up).
+    /// A child scored (its features, its position looked up).
     Child = 6,
-    /// A position expanded (forward or backward).
+    /// A move or a pull made (a feature, greedy or backward search's).
     Expand = 7,
     /// Floor squares of a position whose blocks were prepared for its box searches.
     Prepare = 8,
@@ -35,8 +35,9 @@ pub const OPS: usize = 9;
 
 /// Weights of the counters in [`weighted`]: nanoseconds each, fitted (least squares in the
 /// relative error, no weight below zero) on lanes 0 and 1 alone over 50 development levels,
-/// 300,000 moves each, on this project's 2-vCPU machine; only their ratios matter. A flood
-/// costs its rows; a stuck or corral node its flood and corral analysis besides.
+/// 300,000 moves each, on this project's 2-vCPU machine (bench/runs/2026-12-04-portfolio-op-work);
+/// only their ratios matter. A flood costs its rows; a stuck or corral node its flood and
+/// corral analysis besides.
 const WEIGHTS: [u64; OPS] = [0, 4, 65, 740, 600, 3, 130, 140, 50];
 
 thread_local! {
