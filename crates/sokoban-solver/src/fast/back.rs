@@ -1223,16 +1223,11 @@ impl Backward {
         let starts = &self.start_boxes;
         let on_start = self.st.boxes.iter().filter(|b| starts.binary_search(b).is_ok()).count();
         let off = (self.nb - on_start) as u32;
-        let (n, rows, pulls) = (self.a.p.n, &self.row_box, &self.start_pulls);
-        let total = self.assign.total(&|r: usize, j: usize| pull_cost(pulls, n, j, rows[r]));
-        self.df_goal.resize(self.nb, 0);
-        self.assign.goals_of(&mut self.df_goal);
-        self.df_total = total;
         if self.a.exp.df_node {
             if self.own_key.len() <= id as usize {
                 self.own_key.resize(id as usize + 1, 0);
             }
-            self.own_key[id as usize] = dragonfly_order(total, off);
+            self.own_key[id as usize] = dragonfly_order(self.df_total, off);
         }
         let mut buf = std::mem::take(&mut self.move_buf);
         self.df_keys.clear();
@@ -1246,7 +1241,8 @@ impl Backward {
     }
 
     /// [`Aim::Dragonfly`]: the least-cost matching of the state's boxes to the start boxes
-    /// (cost: pulls to the start square), kept for [`Backward::dragonfly_key`].
+    /// (cost: pulls to the start square), kept for [`Backward::dragonfly_key`] with its
+    /// total and each row's goal.
     fn match_start(&mut self) {
         let n = self.a.p.n;
         if self.row_box.is_empty() {
@@ -1275,6 +1271,10 @@ impl Backward {
         }
         self.assign_saved.resize(self.assign.saved_len(), 0);
         self.assign.save_to(&mut self.assign_saved);
+        let (rows, pulls) = (&self.row_box, &self.start_pulls);
+        self.df_total = self.assign.total(&|r: usize, j: usize| pull_cost(pulls, n, j, rows[r]));
+        self.df_goal.resize(self.nb, 0);
+        self.assign.goals_of(&mut self.df_goal);
     }
 
     /// [`Aim::Dragonfly`]: the order key of the pull of the box on `from` to `to` in the
