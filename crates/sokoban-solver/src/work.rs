@@ -11,34 +11,34 @@ use std::cell::Cell;
 /// What the counters count (indices into the weights).
 #[derive(Clone, Copy, Debug)]
 pub enum Op {
-    /// A flood of the player's area, and its rows swept (bits) or squares (queue).
-    Flood = 0,
-    FloodRows = 1,
+    /// Rows a flood of the player's area swept (bits), or squares it reached (queue): a
+    /// flood's cost (a count of floods besides fitted to no weight).
+    FloodRows = 0,
     /// Nodes a box reach search reached.
-    BoxNodes = 2,
+    BoxNodes = 1,
     /// Positions a stuck search expanded.
-    StuckNodes = 3,
+    StuckNodes = 2,
     /// Positions a corral or confinement search expanded.
-    CorralNodes = 4,
+    CorralNodes = 3,
     /// Inner steps of the assignment (matching) updates, a goal each.
-    Assign = 5,
+    Assign = 4,
     /// A child scored (its features, its position looked up).
-    Child = 6,
+    Child = 5,
     /// A move or a pull made (a feature, greedy or backward search's).
-    Expand = 7,
+    Expand = 6,
     /// Floor squares of a position whose blocks were prepared for its box searches.
-    Prepare = 8,
+    Prepare = 7,
 }
 
 /// Number of counters.
-pub const OPS: usize = 9;
+pub const OPS: usize = 8;
 
 /// Weights of the counters in [`weighted`]: nanoseconds each, fitted (least squares in the
 /// relative error, no weight below zero) on lanes 0 and 1 alone over 50 development levels,
 /// 300,000 moves each, on this project's 2-vCPU machine (bench/runs/2026-12-04-portfolio-op-work);
-/// only their ratios matter. A flood costs its rows; a stuck or corral node its flood and
-/// corral analysis besides.
-const WEIGHTS: [u64; OPS] = [0, 4, 65, 740, 600, 3, 130, 140, 50];
+/// only their ratios matter. A stuck or corral node costs its corral analysis besides its
+/// flood.
+const WEIGHTS: [u64; OPS] = [4, 65, 740, 600, 3, 130, 140, 50];
 
 thread_local! {
     static COUNTS: [Cell<u64>; OPS] = const { [const { Cell::new(0) }; OPS] };
@@ -78,7 +78,8 @@ mod tests {
             d[i] = after[i] - before[i];
         }
         assert_eq!((d[Op::StuckNodes as usize], d[Op::FloodRows as usize]), (3, 10));
-        assert_eq!(weighted(&d), 3 * WEIGHTS[Op::StuckNodes as usize] + 10 * WEIGHTS[1]);
+        let (stuck, rows) = (WEIGHTS[Op::StuckNodes as usize], WEIGHTS[Op::FloodRows as usize]);
+        assert_eq!(weighted(&d), 3 * stuck + 10 * rows);
         // Another thread starts from nothing and its operations are not this one's.
         let other = std::thread::spawn(|| {
             add(Op::Child, 5);

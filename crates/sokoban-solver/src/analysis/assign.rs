@@ -53,11 +53,7 @@ impl Assignment {
         let row = i + 1;
         let matched = (1..=self.n).find(|&j| self.p[j] == row).unwrap_or(0);
         // Restore dual feasibility for the changed row.
-        let mut m = i64::MAX;
-        work::add(Op::Assign, self.n as u64);
-        for j in 1..=self.n {
-            m = m.min(cost(i, j - 1) - self.v[j]);
-        }
+        let m = self.least_reduced(i, cost);
         self.u[row] = m;
         // When the row's matched goal attains that minimum, the duals stay feasible and
         // the matched pair tight (the other rows and the goal potentials did not change):
@@ -84,11 +80,7 @@ impl Assignment {
         (total, goal, old): (i64, usize, i64),
         saved: &[i64],
     ) -> i64 {
-        let mut m = i64::MAX;
-        work::add(Op::Assign, self.n as u64);
-        for j in 1..=self.n {
-            m = m.min(cost(i, j - 1) - self.v[j]);
-        }
+        let m = self.least_reduced(i, cost);
         let at = cost(i, goal);
         if at - self.v[goal + 1] == m {
             return total - old + at;
@@ -97,6 +89,12 @@ impl Assignment {
         let t = self.total(cost);
         self.restore(saved);
         t
+    }
+
+    /// Row `i`'s least cost less the goal potentials, over the goals.
+    fn least_reduced(&self, i: usize, cost: &impl Fn(usize, usize) -> i64) -> i64 {
+        work::add(Op::Assign, self.n as u64);
+        (1..=self.n).map(|j| cost(i, j - 1) - self.v[j]).min().unwrap_or(i64::MAX)
     }
 
     /// Augment from the unmatched 1-based row `i`.

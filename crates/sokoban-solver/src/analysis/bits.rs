@@ -175,10 +175,7 @@ impl BitArea {
         let (lr, lb) = if least == NONE { (0, 0) } else { g.at(least) };
         // Rows swept, for the count of work.
         let mut swept = rows;
-        let done = |swept: usize| {
-            work::add(Op::Flood, 1);
-            work::add(Op::FloodRows, swept as u64);
-        };
+        let done = |swept: usize| work::add(Op::FloodRows, swept as u64);
         loop {
             swept += rows - start - 1 + top;
             for r in start + 1..rows {

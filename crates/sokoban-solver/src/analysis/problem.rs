@@ -505,7 +505,6 @@ impl AreaFlood {
                 }
             }
         }
-        work::add(Op::Flood, 1);
         work::add(Op::FloodRows, self.queue.len() as u64);
         min
     }

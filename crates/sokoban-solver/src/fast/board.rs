@@ -244,8 +244,7 @@ impl MoveGen {
         pull: bool,
         out: &mut Vec<Move>,
     ) {
-        self.reach.prepare_position(&layout.grid, &st.cells);
-        work::add(Op::Prepare, p.n as u64);
+        self.prepare(p, layout, st);
         for i in 0..st.boxes.len() {
             self.box_moves(p, layout, st, i, pull, out);
         }
@@ -266,13 +265,18 @@ impl MoveGen {
         only: &[bool],
         out: &mut Vec<Move>,
     ) {
-        self.reach.prepare_position(&layout.grid, &st.cells);
-        work::add(Op::Prepare, p.n as u64);
+        self.prepare(p, layout, st);
         for i in 0..st.boxes.len() {
             if only[st.boxes[i] as usize] {
                 self.box_moves(p, layout, st, i, false, out);
             }
         }
+    }
+
+    /// The blocks of the position in `st` for its boxes' searches, counted as work.
+    fn prepare(&mut self, p: &Problem, layout: &Layout, st: &State) {
+        self.reach.prepare_position(&layout.grid, &st.cells);
+        work::add(Op::Prepare, p.n as u64);
     }
 
     /// Lift box `i` off and run the box search from the sides the player reaches; `false`
