@@ -184,8 +184,9 @@ pub struct Backward {
     full: bool,
     move_buf: Vec<Move>,
     order: Vec<(u32, u32, u32)>,
-    /// Per start box `i` and square `s`, at `i * n + s`: the pulls from `s` to its start
-    /// square on the empty board, the player starting on its side ([`start_reach`];
+    /// Per square `s` and start box `i`, at `s * nb + i` (a box's costs side by side, as the
+    /// matching reads them row by row): the pulls from `s` to its start square on the empty
+    /// board, the player starting on its side ([`start_reach`];
     /// `u16::MAX`: the box can never be pushed there; not in the packing search). The
     /// dragonfly search's matching costs and the HF target's reach: with the side, 250k on
     /// the whole suite 366 -> 367 (Sasquatch III 17), none lost (bench/decisions.md).
@@ -403,8 +404,11 @@ impl Backward {
         };
         let mut start_pulls = Vec::new();
         if !removal {
-            for &b in boxes {
-                start_pulls.extend(start_reach(&p, b, player));
+            start_pulls.resize(p.n * boxes.len(), 0);
+            for (i, &b) in boxes.iter().enumerate() {
+                for (s, c) in start_reach(&p, b, player).into_iter().enumerate() {
+                    start_pulls[s * boxes.len() + i] = c;
+                }
             }
         }
         let pull_test = !removal && !a.exp.no_pull_stuck;
@@ -1244,14 +1248,14 @@ impl Backward {
     /// (cost: pulls to the start square), kept for [`Backward::dragonfly_key`] with its
     /// total and each row's goal.
     fn match_start(&mut self) {
-        let n = self.a.p.n;
+        let nb = self.nb;
         if self.row_box.is_empty() {
             self.row_box = self.st.boxes.clone();
             for (r, &b) in self.row_box.iter().enumerate() {
                 self.row_of[b as usize] = r as u16;
             }
             let (rows, pulls) = (&self.row_box, &self.start_pulls);
-            self.assign.solve(&|i, j| pull_cost(pulls, n, j, rows[i]));
+            self.assign.solve(&|i, j| pull_cost(pulls, nb, j, rows[i]));
         } else {
             // The rows of boxes gone take the boxes come, one each, and are matched again.
             let mut k = 0;
@@ -1266,13 +1270,13 @@ impl Backward {
                 self.row_box[k] = b;
                 self.row_of[b as usize] = k as u16;
                 let (rows, pulls) = (&self.row_box, &self.start_pulls);
-                self.assign.update_row(k, &|i, j| pull_cost(pulls, n, j, rows[i]));
+                self.assign.update_row(k, &|i, j| pull_cost(pulls, nb, j, rows[i]));
             }
         }
         self.assign_saved.resize(self.assign.saved_len(), 0);
         self.assign.save_to(&mut self.assign_saved);
         let (rows, pulls) = (&self.row_box, &self.start_pulls);
-        self.df_total = self.assign.total(&|r: usize, j: usize| pull_cost(pulls, n, j, rows[r]));
+        self.df_total = self.assign.total(&|r: usize, j: usize| pull_cost(pulls, nb, j, rows[r]));
         self.df_goal.resize(self.nb, 0);
         self.assign.goals_of(&mut self.df_goal);
     }
@@ -1282,11 +1286,11 @@ impl Backward {
     /// start squares: the matching's cost after it, then the fewest boxes off the start
     /// squares; `None` where some box can no longer be matched to a start square.
     fn dragonfly_key(&mut self, from: u16, to: u16, off: u32) -> Option<u32> {
-        let (n, rows, pulls) = (self.a.p.n, &self.row_box, &self.start_pulls);
+        let (nb, rows, pulls) = (self.nb, &self.row_box, &self.start_pulls);
         let i = self.row_of[from as usize] as usize;
-        let cost = |r: usize, j: usize| pull_cost(pulls, n, j, if r == i { to } else { rows[r] });
+        let cost = |r: usize, j: usize| pull_cost(pulls, nb, j, if r == i { to } else { rows[r] });
         let goal = self.df_goal[i] as usize;
-        let now = (self.df_total, goal, pull_cost(pulls, n, goal, from));
+        let now = (self.df_total, goal, pull_cost(pulls, nb, goal, from));
         let total = self.assign.total_if_row(i, &cost, now, &self.assign_saved);
         if total >= INF_COST {
             return None;
@@ -1302,11 +1306,11 @@ impl Backward {
     /// toward it ends at once (XSokoban 90: its best position by floor areas and boxes on
     /// goals never could; Sasquatch V 28: three of its four targets, by the sides alone).
     fn reachable_from_start(&mut self) -> bool {
-        let (n, nb) = (self.a.p.n, self.nb);
+        let nb = self.nb;
         self.match_costs.clear();
         for i in 0..nb {
-            let row = &self.start_pulls[i * n..(i + 1) * n];
-            let reach = |b: u16| if row[b as usize] == u16::MAX { INF_DIST } else { 0 };
+            let pulls = &self.start_pulls;
+            let reach = |b: u16| if pulls[b as usize * nb + i] == u16::MAX { INF_DIST } else { 0 };
             self.match_costs.extend(self.st.boxes.iter().map(|&b| reach(b)));
         }
         self.matcher.perfect(&self.match_costs, nb, nb)
@@ -1535,9 +1539,9 @@ fn dragonfly_order(total: i64, off: u32) -> u32 {
 }
 
 /// The dragonfly search's cost of matching a box on `s` to start box `j`: its pulls there
-/// (`start_pulls`: `n` squares a start box), [`INF_COST`] where it cannot get there.
-fn pull_cost(start_pulls: &[u16], n: usize, j: usize, s: u16) -> i64 {
-    match start_pulls[j * n + s as usize] {
+/// (`start_pulls`: `nb` start boxes a square), [`INF_COST`] where it cannot get there.
+fn pull_cost(start_pulls: &[u16], nb: usize, j: usize, s: u16) -> i64 {
+    match start_pulls[s as usize * nb + j] {
         u16::MAX => INF_COST,
         c => c as i64,
     }
@@ -1712,11 +1716,11 @@ mod tests {
     #[test]
     fn the_dragonfly_search_in_festivals_node_order_reaches_the_start() {
         let (boxes, a, mut back, _) = room_dragonfly_with("dfnode");
-        let (n, nb) = (a.p.n, boxes.len());
+        let nb = boxes.len();
         for id in 0..back.nodes.len().min(40) as u32 {
             back.load(id);
             let now = back.st.boxes.clone();
-            let cost = |i: usize, j: usize| pull_cost(&back.start_pulls, n, j, now[i]);
+            let cost = |i: usize, j: usize| pull_cost(&back.start_pulls, nb, j, now[i]);
             let mut fresh = Assignment::new(nb);
             fresh.solve(&cost);
             let off = now.iter().filter(|b| boxes.binary_search(b).is_err()).count() as u32;
@@ -1730,7 +1734,7 @@ mod tests {
     #[test]
     fn the_dragonfly_search_reaches_the_start_by_the_matching() {
         let (boxes, a, mut back, _) = room_dragonfly();
-        let (n, nb) = (a.p.n, boxes.len());
+        let nb = boxes.len();
         for id in 0..back.nodes.len().min(40) as u32 {
             back.load(id);
             back.move_buf.clear();
@@ -1741,7 +1745,7 @@ mod tests {
                 let mut after = back.st.boxes.clone();
                 after[m.box_i as usize] = m.to;
                 let pulls = &back.start_pulls;
-                let cost = |i: usize, j: usize| pull_cost(pulls, n, j, after[i]);
+                let cost = |i: usize, j: usize| pull_cost(pulls, nb, j, after[i]);
                 let mut fresh = Assignment::new(nb);
                 fresh.solve(&cost);
                 let total = fresh.total(&cost);
