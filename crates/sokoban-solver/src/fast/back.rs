@@ -406,7 +406,9 @@ impl Backward {
         if !removal {
             start_pulls.resize(p.n * boxes.len(), 0);
             for (i, &b) in boxes.iter().enumerate() {
-                for (s, c) in start_reach(&p, b, player).into_iter().enumerate() {
+                let row = start_reach(&p, b, player);
+                debug_assert_eq!(row.len(), p.n);
+                for (s, c) in row.into_iter().enumerate() {
                     start_pulls[s * boxes.len() + i] = c;
                 }
             }
@@ -1306,10 +1308,9 @@ impl Backward {
     /// toward it ends at once (XSokoban 90: its best position by floor areas and boxes on
     /// goals never could; Sasquatch V 28: three of its four targets, by the sides alone).
     fn reachable_from_start(&mut self) -> bool {
-        let nb = self.nb;
+        let (nb, pulls) = (self.nb, &self.start_pulls);
         self.match_costs.clear();
         for i in 0..nb {
-            let pulls = &self.start_pulls;
             let reach = |b: u16| if pulls[b as usize * nb + i] == u16::MAX { INF_DIST } else { 0 };
             self.match_costs.extend(self.st.boxes.iter().map(|&b| reach(b)));
         }
@@ -1715,7 +1716,7 @@ mod tests {
     /// still reaches ROOM's start, its pulls replaying.
     #[test]
     fn the_dragonfly_search_in_festivals_node_order_reaches_the_start() {
-        let (boxes, a, mut back, _) = room_dragonfly_with("dfnode");
+        let (boxes, _, mut back, _) = room_dragonfly_with("dfnode");
         let nb = boxes.len();
         for id in 0..back.nodes.len().min(40) as u32 {
             back.load(id);
