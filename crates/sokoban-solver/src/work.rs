@@ -12,7 +12,7 @@ use std::cell::Cell;
 #[derive(Clone, Copy, Debug)]
 pub enum Op {
     /// Rows a flood of the player's area swept (bits), or squares it reached (queue): a
-    /// flood's cost (a count of floods besides fitted to no weight).
+    /// flood's cost.
     FloodRows = 0,
     /// Nodes a box reach search reached.
     BoxNodes = 1,
@@ -36,8 +36,8 @@ pub const OPS: usize = 8;
 /// Weights of the counters in [`weighted`]: nanoseconds each, fitted (least squares in the
 /// relative error, no weight below zero) on lanes 0 and 1 alone over 50 development levels,
 /// 300,000 moves each, on this project's 2-vCPU machine (bench/runs/2026-12-04-portfolio-op-work);
-/// only their ratios matter. A stuck or corral node costs its corral analysis besides its
-/// flood.
+/// the order of work needs only their ratios, the portfolio's round (`ROUND_OPS`) is in the
+/// same nanoseconds. A stuck or corral node costs its corral analysis besides its flood.
 const WEIGHTS: [u64; OPS] = [4, 65, 740, 600, 3, 130, 140, 50];
 
 thread_local! {
