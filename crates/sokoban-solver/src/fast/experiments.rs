@@ -64,6 +64,8 @@ pub struct Experiments {
     /// Pulls of the HF stage's backward search before its HF search starts (`hfpullsN`).
     pub hf_pulls: Option<u64>,
     pub no_stall: bool,
+    /// The stall trigger also fires while nothing is packed yet (`stallzero`).
+    pub stall_zero: bool,
     /// The HF search ends once its best packed count has not risen for this many of its
     /// moves, not after a fixed number of moves (`hfstallN`).
     pub hf_stall: Option<u64>,
@@ -279,6 +281,7 @@ impl Experiments {
                 "nosupply" => &mut e.no_supply,
                 "trace" => &mut e.trace,
                 "nostall" => &mut e.no_stall,
+                "stallzero" => &mut e.stall_zero,
                 "hfunordered" => &mut e.hf_unordered,
                 "hfregions" => &mut e.hf_regions,
                 "hffew" => &mut e.hf_few,
@@ -464,6 +467,7 @@ mod tests {
         let e = Experiments::parse("stall7,hfpulls9,nostall").unwrap();
         assert_eq!((e.stall, e.hf_pulls, e.no_stall), (Some(7), Some(9), true));
         assert!(Experiments::parse("stall").is_err());
+        assert!(Experiments::parse("stallzero").unwrap().stall_zero);
         let e = Experiments::parse(
             "confine16,dfpulls5,dfpure,noconfine,dfnode,nopullstops,fillstore,lazypulls",
         )

@@ -97,7 +97,10 @@ const UNFOLLOWABLE_PULL_EVERY: u64 = 16;
 /// after 71k moves, then nothing) the end is what the backward search enumerates, a
 /// perimeter to meet (bench/decisions.md: **stall trigger**). At 250k moves: Sasquatch V 6,
 /// VI 14, 20, 22 solved (none before), none lost on the development suite; one call in
-/// sixteen solves the same but costs Microban 153 1.4x its time, one in 32 not.
+/// sixteen solves the same but costs Microban 153 1.4x its time, one in 32 not. With no
+/// box packed yet there is no end to stall short of: the first goal is only far (XSokoban
+/// 11 and 23, III 3, VI 14 and 16, Microban 153 pack none in 50k moves; waiting for a
+/// packed box, each is solved in 0.76-0.90 of its moves; `stallzero` fires at 0 too).
 const STALL_MOVES: u64 = 50_000;
 const STALL_PULL_EVERY: u64 = 32;
 /// A strategy whose store is full searches on with memory the others leave unused when
@@ -356,24 +359,26 @@ pub struct FastSearch {
 struct Stall {
     /// Moves without a rise after which the packing has stalled.
     after: u64,
+    /// A count of 0 can stall too (`stallzero`).
+    zero: bool,
     /// The best packed count seen, and the strategies' moves when it rose.
     best: u16,
     since: u64,
 }
 
 impl Stall {
-    fn new(after: u64) -> Stall {
-        Stall { after, best: 0, since: 0 }
+    fn new(after: u64, zero: bool) -> Stall {
+        Stall { after, zero, best: 0, since: 0 }
     }
 
     /// True when `best` (the strategies' best packed count after `moves` moves) has not
-    /// risen for `after` moves.
+    /// risen for `after` moves since it last rose, and is above 0 (unless `zero`).
     fn stalled(&mut self, best: u16, moves: u64) -> bool {
         if best > self.best {
             (self.best, self.since) = (best, moves);
             return false;
         }
-        moves - self.since >= self.after
+        (self.best > 0 || self.zero) && moves - self.since >= self.after
     }
 }
 
@@ -542,7 +547,8 @@ impl FastSearch {
             pull_every: exp
                 .pull_every
                 .or((!followable && !many).then_some(UNFOLLOWABLE_PULL_EVERY)),
-            stall: (!exp.no_stall).then(|| Stall::new(exp.stall.unwrap_or(STALL_MOVES))),
+            stall: (!exp.no_stall)
+                .then(|| Stall::new(exp.stall.unwrap_or(STALL_MOVES), exp.stall_zero)),
             hf_pulls: exp.hf_pulls.unwrap_or(if many { MANY_PULLS } else { HF_PULLS }),
             hf_searches: 0,
             traced_packed: 0,
@@ -796,7 +802,8 @@ impl FastSearch {
                  {stats:?}\n{picture}"
             ));
         }
-        let hf_stall = Some(Stall::new(mode.stall));
+        // An HF search that packs nothing of its target ends too: its count can stall at 0.
+        let hf_stall = Some(Stall::new(mode.stall, true));
         // Only the dragonfly search's attempt ends its HF search after some moves.
         let dragonfly_moves = self.analysis.exp.dragonfly_first.unwrap_or(DRAGONFLY_MOVES);
         let limit = self.attempt(self.hf_searches).map_or(dragonfly_moves, |_| 0);
@@ -1397,13 +1404,20 @@ mod tests {
     }
 
     /// The stall trigger fires once the best packed count has not risen for its moves; a
-    /// rise starts the count again, a lower count is no rise.
+    /// rise starts the count again, a lower count is no rise; nothing packed is no stall
+    /// unless `stallzero`.
     #[test]
     fn the_packing_stalls_after_moves_without_a_rise() {
-        let mut st = Stall::new(100);
+        let mut st = Stall::new(100, false);
         assert!(!st.stalled(0, 50));
-        assert!(st.stalled(0, 100));
-        let mut st = Stall::new(100);
+        assert!(!st.stalled(0, 1000), "nothing packed yet");
+        assert!(!st.stalled(1, 1050));
+        assert!(!st.stalled(1, 1149));
+        assert!(st.stalled(1, 1150));
+        let mut zero = Stall::new(100, true);
+        assert!(!zero.stalled(0, 50));
+        assert!(zero.stalled(0, 100));
+        let mut st = Stall::new(100, false);
         assert!(!st.stalled(3, 90));
         assert!(!st.stalled(3, 189));
         assert!(st.stalled(3, 190));
