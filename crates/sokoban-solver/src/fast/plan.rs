@@ -341,16 +341,20 @@ impl Plan {
             return (packed as u16, filled as u16);
         }
         let packed = self.packed(p, occupied);
-        let oop = boxes
-            .filter(|&b| !self.holds_step(packed, b) && self.out_of_plan_at(packed, b))
-            .count();
-        (packed, oop as u16)
+        (packed, self.out_of_plan(packed, boxes))
+    }
+
+    /// Boxes out of plan among `boxes` with `packed` steps done.
+    fn out_of_plan(&self, packed: u16, boxes: impl Iterator<Item = u16>) -> u16 {
+        boxes.filter(|&b| !self.holds_step(packed, b) && self.out_of_plan_at(packed, b)).count()
+            as u16
     }
 
     /// [`Plan::packing`] of the child of a position whose packing was `base`, the box on
-    /// `from` gone to `to` (`occupied` and `boxes` the child's): the counts read only the
-    /// squares of steps (every goal is one), so a move between other squares changes the
-    /// boxes out of plan by its two squares alone.
+    /// `from` gone to `to` (`occupied` and `boxes` the child's): the packed count reads only
+    /// the squares of steps (every goal is one), and whether a box is out of plan depends on
+    /// its square and that count alone, so where the count stays the boxes out of plan
+    /// change by the move's two squares alone.
     pub fn packing_moved(
         &self,
         p: &Problem,
@@ -369,10 +373,10 @@ impl Plan {
             debug_assert_eq!(moved, self.packing(p, occupied, boxes));
             return moved;
         }
-        if on_step(from) || on_step(to) {
-            return self.packing(p, occupied, boxes);
+        let packed = if on_step(from) || on_step(to) { self.packed(p, occupied) } else { base.0 };
+        if packed != base.0 {
+            return (packed, self.out_of_plan(packed, boxes));
         }
-        let packed = base.0;
         let out = |s: u16| (!self.holds_step(packed, s) && self.out_of_plan_at(packed, s)) as u16;
         let moved = (packed, base.1 - out(from) + out(to));
         debug_assert_eq!(moved, self.packing(p, occupied, boxes));
