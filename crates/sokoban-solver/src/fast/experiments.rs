@@ -15,11 +15,17 @@ pub enum Only {
 /// the moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum StopRule {
-    #[default]
+    /// Nowhere (`nostops`).
     Off,
-    /// In every strategy.
+    /// Its tunnels alone, in the scored strategies: a box stops inside no tunnel. The
+    /// passage mouths cut the way on levels of many boxes (`stopscored`, lane 0 alone, 1M
+    /// moves, 512 MiB, 40 levels of 20+ boxes: 23 -> 17); the tunnels alone 23 -> 22 with
+    /// ×0.86 the moves where both solve, and Sasquatch VI 17 solved (bench/decisions.md).
+    #[default]
+    Tunnels,
+    /// In every strategy (`stops`).
     All,
-    /// In the scored strategies.
+    /// In the scored strategies (`stopscored`).
     Scored,
 }
 
@@ -210,7 +216,7 @@ pub struct Experiments {
     /// No supply check in the greedy removals' plan (`nosupply`).
     pub no_supply: bool,
     // Move rules.
-    /// Festival's rule against inefficient stops (`stops`, `stopscored`).
+    /// Festival's rule against inefficient stops (`stops`, `stopscored`, `nostops`).
     pub stops: StopRule,
     // The portfolio.
     /// Lanes' endings ordered by their turns ([`super::FastSearch::turns`]), not by the
@@ -248,6 +254,10 @@ impl Experiments {
                 }
                 "stopscored" => {
                     e.stops = StopRule::Scored;
+                    continue;
+                }
+                "nostops" => {
+                    e.stops = StopRule::Off;
                     continue;
                 }
                 "noalt" => &mut e.no_alternate_best,
@@ -397,14 +407,16 @@ impl Experiments {
 ///
 /// Lanes 2 and on do not begin the HF stage with the dragonfly search's attempt
 /// (`nodragonflyfirst`): lanes 0 and 1 make it, and lanes 2 and on were chosen without it.
+/// Lanes 1 and on were chosen before lane 0 took the stop rule's tunnels and leave them
+/// out (`nostops`); lane 5 has the whole rule in its scored strategies.
 const LANES: [&str; 7] = [
-    "many0,manyaway,bicon,hffew,packingplan,packfestival,dfpure,nopullstops",
-    "hfafter0,pullevery8,packingplan,manynear,merge,nodragonflyfirst",
-    "opener,explorer,nodragonflyfirst",
-    "hfafter0,pullevery8,nopacksearch,manynear,merge,nodragonflyfirst",
+    "many0,manyaway,bicon,hffew,packingplan,packfestival,dfpure,nopullstops,nostops",
+    "hfafter0,pullevery8,packingplan,manynear,merge,nodragonflyfirst,nostops",
+    "opener,explorer,nodragonflyfirst,nostops",
+    "hfafter0,pullevery8,nopacksearch,manynear,merge,nodragonflyfirst,nostops",
     "stopscored,nodragonflyfirst",
-    "cluster,nodragonflyfirst",
-    "rules,nodragonflyfirst",
+    "cluster,nodragonflyfirst,nostops",
+    "rules,nodragonflyfirst,nostops",
 ];
 
 /// The switches of portfolio lane `k` ([`crate::portfolio`]): lane 0 runs `base` (the
@@ -457,6 +469,8 @@ mod tests {
         assert!(e.no_advisors && !e.no_pairs);
         assert_eq!(e.scored_share, Some(3));
         assert_eq!(e.stops, StopRule::Scored);
+        assert_eq!(Experiments::default().stops, StopRule::Tunnels);
+        assert_eq!(Experiments::parse("nostops").unwrap().stops, StopRule::Off);
         assert_eq!(e.order, Some(vec![((1, 2), None), ((3, 4), None)]));
         let e = Experiments::parse("order=1:2>5:6;5:6").unwrap();
         assert_eq!(e.order, Some(vec![((1, 2), Some((5, 6))), ((5, 6), None)]));
@@ -527,6 +541,10 @@ mod tests {
         // Festival's stop rule for pulls: lane 1 alone leaves it out.
         assert!(!lanes[0].no_pull_stops && lanes[1].no_pull_stops);
         assert!(lanes[2..].iter().all(|l| !l.no_pull_stops));
+        // The stop rule for pushes: lane 0 its tunnels, lane 5 the whole rule, none else.
+        assert_eq!(lanes[0].stops, StopRule::Tunnels);
+        assert_eq!(lanes[5].stops, StopRule::Scored);
+        assert!(lanes[1..].iter().all(|l| matches!(l.stops, StopRule::Off | StopRule::Scored)));
         assert_eq!(lane_experiments(8, &base), lanes[1], "past the last, the lanes cycle");
     }
 }

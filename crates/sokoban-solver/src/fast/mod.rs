@@ -1012,7 +1012,7 @@ impl FastSearch {
             }
             // Every position reachable was stored or proved dead: no solution, whichever
             // strategy found it out — but the HF search (its goals are not the level's) or
-            // one cutting moves by the stop rule (a development switch) proves nothing.
+            // one cutting moves by the stop rule (the scored strategies) proves nothing.
             FessEvent::Exhausted if run.proves_unsolvable() => FastEvent::Unsolvable,
             FessEvent::Exhausted | FessEvent::MemoryFull => {
                 run.full = true;

@@ -63,7 +63,11 @@ impl Analysis {
     }
 
     fn stops_of(p: &Problem, layout: &Layout, plan: &Plan, exp: &Experiments) -> Option<Stops> {
-        (exp.stops != StopRule::Off).then(|| Stops::new(p, &layout.board, plan))
+        match exp.stops {
+            StopRule::Off => None,
+            StopRule::Tunnels => Some(Stops::new(p, &layout.board, plan).tunnels_only()),
+            StopRule::All | StopRule::Scored => Some(Stops::new(p, &layout.board, plan)),
+        }
     }
 
     /// The deadlock tests of a search with a memory budget of `memory_limit` bytes: the

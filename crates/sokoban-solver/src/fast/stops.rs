@@ -51,6 +51,12 @@ impl Stops {
         Self::build(p, board, free, &p.is_goal)
     }
 
+    /// The rule without its passage mouths: a box stops anywhere but inside a tunnel.
+    pub fn tunnels_only(mut self) -> Stops {
+        self.mouth.fill(0);
+        self
+    }
+
     /// The rule for pulls (the backward searches'), Festival's in its pull mode: the start
     /// squares take the goals' place (always allowed; a tunnel holding one has no free
     /// first square), and a box may not stop in a notch ([`Stops::prunes_pull`]).
@@ -271,15 +277,18 @@ mod tests {
     }
 
     /// Prunes the move of the box on `from` to `to` (player ending on `player`) with boxes
-    /// on `others` too; checks the position is left as it was.
+    /// on `others` too, by the whole rule or ([`Stops::tunnels_only`]) its tunnels alone;
+    /// checks the position is left as it was.
     fn prunes(
         xsb: &str,
         from: (usize, usize),
         to: (usize, usize),
         player: (usize, usize),
         others: &[(usize, usize)],
+        tunnels_only: bool,
     ) -> bool {
         let (p, stops, level) = stops_of(xsb);
+        let stops = if tunnels_only { stops.tunnels_only() } else { stops };
         let sq = |(r, c): (usize, usize)| p.compact[level.board.square(r, c)];
         let mut occupied = vec![false; p.n];
         let mut boxes = vec![sq(from)];
@@ -297,12 +306,22 @@ mod tests {
 
     #[test]
     fn goals_the_open_floor_and_a_mouth_left_usable_are_allowed() {
-        assert!(!prunes(LEVEL, (1, 3), (1, 6), (1, 5), &[]), "a goal");
-        assert!(!prunes(LEVEL, (2, 2), (2, 1), (2, 2), &[]), "open floor");
-        assert!(prunes(LEVEL, (1, 3), (3, 5), (3, 4), &[]), "inside a tunnel");
+        assert!(!prunes(LEVEL, (1, 3), (1, 6), (1, 5), &[], false), "a goal");
+        assert!(!prunes(LEVEL, (2, 2), (2, 1), (2, 2), &[], false), "open floor");
+        assert!(prunes(LEVEL, (1, 3), (3, 5), (3, 4), &[], false), "inside a tunnel");
         // At the mouth (3,2) with a box beside it on (3,3): the other side (3,1) is in
         // the player's reach.
-        assert!(!prunes(LEVEL, (1, 2), (3, 2), (2, 2), &[(3, 3)]));
+        assert!(!prunes(LEVEL, (1, 2), (3, 2), (2, 2), &[(3, 3)], false));
+    }
+
+    /// The box pushed down into the mouth (3,2) with boxes on (3,3) and (2,1): its far side
+    /// (3,1) is out of the player's reach, so the whole rule cuts it, the tunnels alone not.
+    #[test]
+    fn the_tunnels_alone_cut_no_mouth() {
+        let others = [(3, 3), (2, 1)];
+        assert!(prunes(LEVEL, (2, 2), (3, 2), (2, 2), &others, false));
+        assert!(!prunes(LEVEL, (2, 2), (3, 2), (2, 2), &others, true));
+        assert!(prunes(LEVEL, (1, 3), (3, 5), (3, 4), &[], true), "inside a tunnel");
     }
 
     /// Pulls: start squares are always allowed, and a tunnel holding one has no free first
@@ -349,6 +368,6 @@ mod tests {
     #[test]
     fn a_box_at_a_mouth_between_a_box_and_a_side_out_of_reach_is_cut() {
         // Boxes on both sides of the mouth: each side is out of the player's reach.
-        assert!(prunes(LEVEL, (1, 2), (3, 2), (2, 2), &[(3, 3), (3, 1)]));
+        assert!(prunes(LEVEL, (1, 2), (3, 2), (2, 2), &[(3, 3), (3, 1)], false));
     }
 }

@@ -372,7 +372,7 @@ impl Fess {
             stops: match a.exp.stops {
                 StopRule::Off => false,
                 StopRule::All => true,
-                StopRule::Scored => config.scored,
+                StopRule::Scored | StopRule::Tunnels => config.scored,
             },
             stop_area: PlayerArea::new(&p),
             stats: FessStats::default(),
