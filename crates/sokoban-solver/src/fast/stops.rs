@@ -9,7 +9,9 @@
 //! with a wall beside it and the other side out of the player's reach, or with the player
 //! reaching the square on its far side from the passage (it could be pushed in); with a box
 //! beside it and the other side out of reach.
-//! Goals and the squares the plan puts boxes on are always allowed.
+//! Goals and the squares the plan puts boxes on are always allowed. The fast search's
+//! scored strategies take the tunnels alone ([`Stops::tunnels_only`]): the mouths cut the
+//! way on levels of many boxes.
 //!
 //! The backward searches' pulls have a rule of their own ([`Stops::for_pulls`], Festival's
 //! pull mode): the start squares take the goals' place, and a box may not stop in a notch.
