@@ -346,8 +346,14 @@ impl Plan {
 
     /// Boxes out of plan among `boxes` with `packed` steps done.
     fn out_of_plan(&self, packed: u16, boxes: impl Iterator<Item = u16>) -> u16 {
-        boxes.filter(|&b| !self.holds_step(packed, b) && self.out_of_plan_at(packed, b)).count()
-            as u16
+        boxes.filter(|&b| self.box_out_of_plan(packed, b)).count() as u16
+    }
+
+    /// True when a box on `s` is out of plan with `packed` steps done: in the zone and not
+    /// one those steps put in place.
+    #[inline]
+    fn box_out_of_plan(&self, packed: u16, s: u16) -> bool {
+        !self.holds_step(packed, s) && self.out_of_plan_at(packed, s)
     }
 
     /// [`Plan::packing`] of the child of a position whose packing was `base`, the box on
@@ -377,7 +383,7 @@ impl Plan {
         if packed != base.0 {
             return (packed, self.out_of_plan(packed, boxes));
         }
-        let out = |s: u16| (!self.holds_step(packed, s) && self.out_of_plan_at(packed, s)) as u16;
+        let out = |s: u16| self.box_out_of_plan(packed, s) as u16;
         let moved = (packed, base.1 - out(from) + out(to));
         debug_assert_eq!(moved, self.packing(p, occupied, boxes));
         moved
